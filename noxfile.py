@@ -1,0 +1,33 @@
+"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s bench``."""
+
+from __future__ import annotations
+
+import glob
+
+import nox
+
+nox.options.sessions = ["tests", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.install("-e", ".[dev]")
+    session.run("ruff", "check", "offloader", "workspaces", "tests", "benchmarks", "examples")
+    session.run("mypy")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    scripts = sorted(glob.glob("benchmarks/bench_*.py"))
+    if session.posargs:
+        scripts = [s for s in scripts if any(p in s for p in session.posargs)]
+    for script in scripts:
+        session.run("python", script)

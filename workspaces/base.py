@@ -1,0 +1,381 @@
+"""The Workspace base class: layout, naming, offloading and file tools, written once.
+
+A backend subclasses :class:`Workspace` and implements only the primitives
+(``_read``, ``_write``, ``_append``, ``_list``, ``_stat``, ``_remove`` and,
+optionally, ``_exec`` and ``_grep_native``). Primitives receive workdir-relative
+POSIX paths that this class has already normalised and confined; they never see
+raw ids or user paths.
+
+On-disk layout (identical on every backend)::
+
+    {workdir}/data/{sha256}{.ext}                    media, written once
+    {workdir}/sessions/{sid}/context.jsonl           append-only message log
+    {workdir}/sessions/{sid}/tool_result-{tid}.txt   whole tool output
+    {workdir}/sessions/{sid}/ledger.jsonl            one line per offload
+    {workdir}/sessions/{sid}/state.json              compaction state
+    {workdir}/skills/
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Self
+
+import anyio
+
+from offloader.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
+from offloader.messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.messages import extension_for
+from offloader.naming import safe_name
+
+from . import _text
+from .errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceClosed
+from .tools import FileTools, Tool
+
+__all__ = ["DATA_URL_PREFIX", "ExecResult", "FileInfo", "Workspace"]
+
+DATA_URL_PREFIX = "workspace:///"
+_TEMP_MARK = ".tmp-"
+
+
+@dataclass(frozen=True, slots=True)
+class FileInfo:
+    """A file in the workspace: workdir-relative path, size in bytes, mtime (epoch seconds)."""
+
+    path: str
+    size: int
+    mtime: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExecResult:
+    exit_code: int
+    stdout: bytes
+    stderr: bytes
+
+
+class Workspace(FileTools, abc.ABC):
+    """A place where offloaded content lives; implements the Offloader protocol.
+
+    Use as ``async with LocalWorkspace(...) as ws:``. All public methods are async.
+    """
+
+    #: Absolute workdir in the workspace's own filesystem (or a URL root).
+    workdir: str
+
+    def __init__(self, workdir: str) -> None:
+        self.workdir = workdir.rstrip("/") or "/"
+        self._opened = False
+        self._closed = False
+        self._open_lock = anyio.Lock()
+
+    # ------------------------------------------------------------ primitives
+
+    @abc.abstractmethod
+    async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
+        """Bytes ``[start, end)`` of a file. FileNotFoundError if missing."""
+
+    @abc.abstractmethod
+    async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
+        """Write a batch atomically per file, creating parent folders.
+
+        With ``exclusive=True`` an existing file is left untouched. Returns, per
+        file, True if this call wrote it and False if it already existed.
+        Readers never see a partially written file.
+        """
+
+    @abc.abstractmethod
+    async def _append(self, path: str, data: bytes) -> None:
+        """Append ``data`` (whole lines) as one unit, creating file and parents.
+
+        Concurrent appends to one file must never interleave or lose data.
+        """
+
+    @abc.abstractmethod
+    async def _list(self, path: str) -> list[FileInfo]:
+        """Every regular file under ``path`` (recursive); [] if it does not exist."""
+
+    @abc.abstractmethod
+    async def _stat(self, path: str) -> FileInfo | None:
+        """Info on one regular file, or None if missing (or a folder)."""
+
+    @abc.abstractmethod
+    async def _remove(self, path: str, *, recursive: bool = False) -> None:
+        """Remove a file, or a folder tree with ``recursive``; missing is not an error."""
+
+    async def _exec(
+        self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0
+    ) -> ExecResult:
+        """Run a command inside the workspace (cwd = workdir). Optional."""
+        raise UnsupportedOperation(f"{type(self).__name__} cannot run commands")
+
+    async def _grep_native(
+        self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
+    ) -> list[str] | None:
+        """Optional prefilter: files under ``path`` that may match, found in one call.
+
+        Backends that can run a search engine next to the data (a container's
+        grep) return candidate paths so the base reads only those; None means
+        "search every file in-process".
+        """
+        return None
+
+    async def _open(self) -> None:
+        """Acquire resources (create a container, connect to a store)."""
+
+    async def _close(self) -> None:
+        """Release what ``_open`` acquired."""
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        async with self._open_lock:
+            if self._closed:
+                raise WorkspaceClosed(f"{type(self).__name__} is closed")
+            if not self._opened:
+                await self._open()
+                self._opened = True
+
+    async def close(self) -> None:
+        async with self._open_lock:
+            if self._opened and not self._closed:
+                await self._close()
+            self._closed = True
+
+    async def _ready(self) -> None:
+        if self._closed:
+            raise WorkspaceClosed(f"{type(self).__name__} is closed")
+        if not self._opened:
+            await self.open()
+
+    # ------------------------------------------------------------ paths
+
+    def reference(self, path: str) -> str:
+        """The reference an agent sees for a workdir-relative path."""
+        rel = self.relative(path)
+        return f"{self.workdir}/{rel}" if rel else self.workdir
+
+    def relative(self, path_or_reference: str) -> str:
+        """Workdir-relative path for a relative path, a reference or a ``workspace:///`` URL.
+
+        Raises PathOutsideWorkspace for anything that would leave the workdir.
+        """
+        if not isinstance(path_or_reference, str):
+            raise TypeError(f"path must be a str, got {type(path_or_reference).__name__}")
+        p = path_or_reference
+        root = self.workdir.rstrip("/")
+        if p.startswith(DATA_URL_PREFIX):
+            p = p[len(DATA_URL_PREFIX) :]
+        elif p == root or p == root + "/":
+            return ""
+        elif p.startswith(root + "/"):
+            p = p[len(root) + 1 :]
+        elif p.startswith("/") or "://" in p:
+            raise PathOutsideWorkspace(f"{path_or_reference!r} is outside the workdir {self.workdir!r}")
+        return _text.normalise_relative(p)
+
+    @staticmethod
+    def session_dir(session_id: str) -> str:
+        return f"sessions/{safe_name(session_id)}"
+
+    # ------------------------------------------------------------ offloading
+
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
+        """Store the whole tool result (every block, in order) and return its reference.
+
+        The same id offloaded again with the same content returns the same
+        reference; different content gets a new file, never an overwrite.
+        """
+        await self._ready()
+        result = to_tool_result(tool_result)
+        media, body = self._render_tool_result(result)
+        folder = self.session_dir(session_id)
+        stem = f"{folder}/tool_result-{safe_name(result.id)}"
+        path = f"{stem}.txt"
+        written = await self._write([*media, (path, body)], exclusive=True)
+        if not written[-1]:
+            existing = await self._read(path)
+            if existing != body:
+                path = f"{stem}-{hashlib.sha256(body).hexdigest()[:12]}.txt"
+                await self._write([(path, body)], exclusive=True)
+        ref = self.reference(path)
+        await self._record(
+            session_id,
+            {
+                "kind": "tool_result",
+                "ref": ref,
+                "tool": result.name,
+                "tool_id": result.id,
+                "bytes": len(body),
+                "tokens": _estimate_tokens(len(body)),
+                "status": "offloaded",
+                "is_error": result.is_error,
+            },
+        )
+        return ref
+
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
+        """Append messages to ``sessions/{sid}/context.jsonl``; return its reference.
+
+        One JSON object per line, written in one append (never re-reading the
+        file). Inline media go to ``data/`` first and are referenced by URL.
+        """
+        await self._ready()
+        messages = [to_message(m) for m in msgs]
+        path = f"{self.session_dir(session_id)}/context.jsonl"
+        if not messages:
+            return self.reference(path)
+        media: dict[str, bytes] = {}
+        now = time.time()
+        lines = []
+        for msg in messages:
+            stripped = _strip_media(msg, media)
+            record = message_to_dict(stripped)
+            record["time"] = now
+            lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
+        if media:
+            await self._write(sorted(media.items()), exclusive=True)
+        await self._append(path, ("\n".join(lines) + "\n").encode("utf-8"))
+        ref = self.reference(path)
+        await self._record(
+            session_id,
+            {"kind": "context", "ref": ref, "messages": len(lines), "status": "offloaded"},
+        )
+        return ref
+
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
+        """Persist inline media under ``data/{sha256}{ext}`` once; return the same kind of block.
+
+        Blocks that already point at a URL are returned unchanged.
+        """
+        await self._ready()
+        data = to_data_block(block)
+        if data.data is None:
+            return block
+        rel = _data_path(data)
+        await self._write([(rel, data.data)], exclusive=True)
+        return with_data_url(block, DATA_URL_PREFIX + rel, data.media_type)
+
+    def _render_tool_result(self, result: ToolResultBlock) -> tuple[list[tuple[str, bytes]], bytes]:
+        """The text file for a tool result plus the media files it references."""
+        media: dict[str, bytes] = {}
+        parts: list[str] = []
+        for block in result.content:
+            if isinstance(block, TextBlock):
+                parts.append(block.text)
+            elif isinstance(block, JsonBlock):
+                parts.append(block.dumps(indent=2))
+            elif isinstance(block, DataBlock):
+                if block.data is not None:
+                    rel = _data_path(block)
+                    media[rel] = block.data
+                    url = DATA_URL_PREFIX + rel
+                else:
+                    url = block.url or ""
+                parts.append(_data_tag(url, block))
+            elif isinstance(block, ToolCallBlock):
+                parts.append(json.dumps({"tool_call": block.name, "id": block.id, "input": block.input}))
+            else:
+                inner_media, inner = self._render_tool_result(block)
+                media.update(inner_media)
+                parts.append(inner.decode("utf-8"))
+        return sorted(media.items()), "\n".join(parts).encode("utf-8", "surrogatepass")
+
+    async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
+        """Append one ledger line for an offload."""
+        entry = {"time": round(time.time(), 3), **entry}
+        line = json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        await self._append(f"{self.session_dir(session_id)}/ledger.jsonl", line.encode("utf-8"))
+
+    # ------------------------------------------------------------ sessions
+
+    async def sessions(self) -> list[str]:
+        """Names of the session folders (encoded ids), sorted."""
+        await self._ready()
+        names = {info.path.split("/")[1] for info in await self._list("sessions") if info.path.count("/") >= 2}
+        return sorted(names)
+
+    async def purge_session(self, session_id: str) -> None:
+        """Remove one session's folder, and nothing else."""
+        await self._ready()
+        await self._remove(self.session_dir(session_id), recursive=True)
+
+    async def read_bytes(self, path: str, start: int = 0, end: int | None = None) -> bytes:
+        """Raw bytes of a file in the workspace (path, reference or ``workspace:///`` URL)."""
+        await self._ready()
+        return await self._read(self.relative(path), start, end)
+
+    async def write_bytes(self, path: str, data: bytes) -> str:
+        """Write one file atomically (replacing it); returns its reference."""
+        await self._ready()
+        rel = self.relative(path)
+        if not rel:
+            raise PathOutsideWorkspace("cannot write to the workdir itself")
+        await self._write([(rel, data)])
+        return self.reference(rel)
+
+    async def stat(self, path: str) -> FileInfo | None:
+        await self._ready()
+        return await self._stat(self.relative(path))
+
+    async def exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
+        """Run a command in the workspace (backends that support it)."""
+        await self._ready()
+        return await self._exec(list(argv), stdin=stdin, timeout=timeout)
+
+    def tools(self) -> list[Tool]:
+        """Read, Grep and Glob bound to this workspace, as framework-neutral tools."""
+        return self._file_tools()
+
+
+def _estimate_tokens(n_bytes: int) -> int:
+    return (n_bytes + 3) // 4
+
+
+def _data_path(block: DataBlock) -> str:
+    assert block.data is not None
+    return f"data/{hashlib.sha256(block.data).hexdigest()}{extension_for(block.media_type)}"
+
+
+def _data_tag(url: str, block: DataBlock) -> str:
+    attrs = {"url": url, "media_type": block.media_type}
+    if block.name:
+        attrs["name"] = block.name
+    if block.data is not None:
+        attrs["bytes"] = str(len(block.data))
+    rendered = " ".join(f'{k}="{_xml_escape(v)}"' for k, v in attrs.items())
+    return f"<data {rendered}/>"
+
+
+def _xml_escape(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _strip_media(msg: Message, media: dict[str, bytes]) -> Message:
+    """Replace inline media in a message by ``workspace:///data`` URLs, collecting the bytes."""
+
+    def strip(block: Any) -> Any:
+        if isinstance(block, DataBlock) and block.data is not None:
+            rel = _data_path(block)
+            media[rel] = block.data
+            return DataBlock(block.media_type, url=DATA_URL_PREFIX + rel, name=block.name)
+        if isinstance(block, ToolResultBlock):
+            return ToolResultBlock(block.id, block.name, tuple(strip(b) for b in block.content), block.is_error)
+        return block
+
+    return Message(msg.role, tuple(strip(b) for b in msg.content), msg.name, msg.id)
