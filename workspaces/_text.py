@@ -43,7 +43,7 @@ def normalise_relative(path: str) -> str:
             continue
         if part == "..":
             if not parts:
-                raise PathOutsideWorkspace(f"path leaves the workdir: {path!r}")
+                raise PathOutsideWorkspace(f"{path!r} is outside the workdir")
             parts.pop()
         else:
             parts.append(part)
@@ -191,7 +191,7 @@ def glob_matcher(pattern: str) -> re.Pattern[str]:
     if "\x00" in pattern:
         raise InvalidPattern("glob contains a NUL byte")
     if any(part == ".." for part in pattern.replace("\\", "/").split("/")):
-        raise PathOutsideWorkspace(f"glob leaves the workdir: {pattern!r}")
+        raise PathOutsideWorkspace(f"glob {pattern!r} reaches outside the workdir")
     body = pattern.lstrip("/")
     anchored = "/" in body
     regex = "".join(_glob_tokens(body))
