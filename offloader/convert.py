@@ -380,7 +380,9 @@ def to_message(obj: Any) -> Message:
         for call in obj.get("tool_calls") or ():  # OpenAI assistant tool calls
             fn = call.get("function", {})
             blocks.append(
-                ToolCallBlock(id=str(call["id"]), name=str(fn.get("name", "")), input=_parse_arguments(fn.get("arguments")))
+                ToolCallBlock(
+                    id=str(call["id"]), name=str(fn.get("name", "")), input=_parse_arguments(fn.get("arguments"))
+                )
             )
         return Message(role=role, content=tuple(blocks), name=obj.get("name"), id=obj.get("id"))
     raise TypeError(f"unsupported message {type(obj).__name__}; expected {_MESSAGE_SHAPES}")

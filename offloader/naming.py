@@ -1,7 +1,8 @@
 """Turn untrusted ids into safe, stable file-name components.
 
 An id that is already a plain name (ASCII letters, digits, ``._-``, at most 64
-characters, not starting with ``.``) is used unchanged so paths stay readable. Anything else -- slashes, ``..``, NUL, control characters,
+characters, not starting with ``.``) is used unchanged so paths stay readable.
+Anything else -- slashes, ``..``, NUL, control characters,
 non-ASCII, 2 KB ids -- becomes ``{slug}-{hash}``: a short readable slug of the
 safe characters plus 16 hex digits of the SHA-256 of the exact id. The hash
 makes the mapping collision-free in practice and stable across processes.

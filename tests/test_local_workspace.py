@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import multiprocessing
 import os
@@ -72,10 +73,8 @@ def test_random_ids_and_paths_never_escape_the_workdir(tmp_path: Path, sid: str,
             except (PathOutsideWorkspace, TypeError):
                 return
             assert _inside(root, root / (rel or ".")) or rel == ""
-            try:
+            with contextlib.suppress(PathOutsideWorkspace, OSError):
                 await ws.write_bytes(path, b"data")
-            except (PathOutsideWorkspace, IsADirectoryError, NotADirectoryError, FileExistsError, OSError):
-                pass
 
     anyio.run(scenario)
     for dirpath, _dirs, files in os.walk(tmp_path):
@@ -85,11 +84,10 @@ def test_random_ids_and_paths_never_escape_the_workdir(tmp_path: Path, sid: str,
 
 def _append_worker(root: str, worker: int, count: int) -> None:
     async def run() -> None:
-        async with LocalWorkspace(root) as ws:
-            async with anyio.create_task_group() as tg:
-                for i in range(count):
-                    msg = {"role": "user", "content": f"w{worker}-m{i}-" + "x" * 3000}
-                    tg.start_soon(ws.offload_context, "shared", [msg])
+        async with LocalWorkspace(root) as ws, anyio.create_task_group() as tg:
+            for i in range(count):
+                msg = {"role": "user", "content": f"w{worker}-m{i}-" + "x" * 3000}
+                tg.start_soon(ws.offload_context, "shared", [msg])
 
     anyio.run(run)
 

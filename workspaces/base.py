@@ -30,8 +30,7 @@ from typing import Any, Self
 import anyio
 
 from offloader.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
-from offloader.messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from offloader.messages import extension_for
+from offloader.messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, extension_for
 from offloader.naming import safe_name
 
 from . import _text

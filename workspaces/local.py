@@ -10,6 +10,7 @@ written, listed or removed. All disk I/O runs in worker threads.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -162,7 +163,8 @@ class LocalWorkspace(Workspace):
                         continue
                     if not stat_mod.S_ISREG(st.st_mode):
                         continue
-                    found.append(FileInfo(os.path.relpath(full, self._root).replace(os.sep, "/"), st.st_size, st.st_mtime))
+                    rel = os.path.relpath(full, self._root).replace(os.sep, "/")
+                    found.append(FileInfo(rel, st.st_size, st.st_mtime))
             return found
 
         return await anyio.to_thread.run_sync(walk)
@@ -195,10 +197,8 @@ class LocalWorkspace(Workspace):
                     raise IsADirectoryError(errno.EISDIR, "is a directory", self.reference(path))
                 shutil.rmtree(host)  # rmtree does not follow symlinks
 
-        try:
+        with contextlib.suppress(FileNotFoundError):
             await anyio.to_thread.run_sync(remove)
-        except FileNotFoundError:
-            pass
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         try:

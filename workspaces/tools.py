@@ -178,7 +178,8 @@ class FileTools:
                 if note:
                     notes.append(note)
         if shown_last is None:
-            return f"[{ref} has {line_no - 1 if not (pending or line_len) else line_no} lines; offset {offset} is past the end]"
+            total = line_no if (pending or line_len) else line_no - 1
+            return f"[{ref} has {total} lines; offset {offset} is past the end]"
         footer = notes[:3]
         if more_after:
             footer.append(f"[more lines follow; continue with offset={shown_last + 1}]")
@@ -324,9 +325,11 @@ class FileTools:
                     "type": "object",
                     "properties": {
                         "path": {"type": "string", "description": "Path or reference of the file"},
-                        "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line (1-based)"},
-                        "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines"},
-                        "column": {"type": "integer", "minimum": 1, "default": 1, "description": "First byte of each line to show"},
+                        "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line, 1-based"},
+                        "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Lines to show"},
+                        "column": {
+                            "type": "integer", "minimum": 1, "default": 1, "description": "First byte of each line",
+                        },
                     },
                     "required": ["path"],
                 },
