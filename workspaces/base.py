@@ -337,6 +337,15 @@ class Workspace(FileTools, abc.ABC):
         await self._ready()
         return await self._exec(list(argv), stdin=stdin, timeout=timeout)
 
+    async def gc(self, policy: Any = None, *, dry_run: bool = False) -> Any:
+        """Remove what ``policy`` (a ``workspaces.retention.RetentionPolicy``) does not keep.
+
+        Returns a ``GcReport``; see ``workspaces.retention`` for the pinning rules.
+        """
+        from .retention import RetentionPolicy, collect_garbage
+
+        return await collect_garbage(self, policy if policy is not None else RetentionPolicy(), dry_run=dry_run)
+
     def tools(self) -> list[Tool]:
         """Read, Grep and Glob bound to this workspace, as framework-neutral tools."""
         return self._file_tools()

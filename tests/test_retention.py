@@ -1,0 +1,197 @@
+"""Retention: ``await workspace.gc(RetentionPolicy(...))`` removes only what the policy lets go."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from offloader.messages import DataBlock, Message, TextBlock, ToolResultBlock
+from workspaces import LocalWorkspace
+from workspaces.retention import RetentionPolicy
+
+pytestmark = pytest.mark.anyio
+
+DAY = 86_400.0
+
+
+@pytest.fixture
+async def ws(tmp_path: Path) -> AsyncIterator[LocalWorkspace]:
+    async with LocalWorkspace(tmp_path / "ws") as w:
+        yield w
+
+
+def _age(path: Path, seconds: float) -> None:
+    t = time.time() - seconds
+    os.utime(path, (t, t))
+
+
+async def _offload(ws: LocalWorkspace, session: str, tid: str, text: str = "x" * 100, age: float = 0) -> Path:
+    ref = await ws.offload_tool_result(session, ToolResultBlock(tid, "bash", (TextBlock(text),)))
+    if age:
+        _age(Path(ref), age)
+    return Path(ref)
+
+
+def _age_session(ws: LocalWorkspace, session: str, seconds: float) -> None:
+    for f in (ws.path / "sessions" / session).iterdir():
+        _age(f, seconds)
+
+
+async def test_without_limits_nothing_but_stale_temp_files_is_removed(ws: LocalWorkspace) -> None:
+    item = await _offload(ws, "s1", "t1", age=30 * DAY)
+    stale = item.parent / ".tmp-deadbeef"
+    stale.write_bytes(b"half")
+    _age(stale, 2 * 3600)
+    fresh = item.parent / ".tmp-cafecafe"
+    fresh.write_bytes(b"being written")
+    report = await ws.gc(RetentionPolicy())
+    assert [r.path for r in report.removed] == ["sessions/s1/.tmp-deadbeef"]
+    assert item.exists() and fresh.exists() and not stale.exists()
+
+
+async def test_session_idle_longer_than_max_age_is_removed_whole(ws: LocalWorkspace) -> None:
+    await _offload(ws, "old", "t1")
+    await ws.offload_context("old", [Message("user", (TextBlock("hi"),))])
+    _age_session(ws, "old", 10 * DAY)
+    kept = await _offload(ws, "new", "t1")
+    report = await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert {r.reason for r in report.removed} == {"expired-session"}
+    assert not any((ws.path / "sessions" / "old").iterdir())
+    assert kept.exists()
+    assert await ws.sessions() == ["new"]
+
+
+async def test_dry_run_reports_but_removes_nothing(ws: LocalWorkspace) -> None:
+    item = await _offload(ws, "old", "t1")
+    _age_session(ws, "old", 10 * DAY)
+    report = await ws.gc(RetentionPolicy(max_age=7 * DAY), dry_run=True)
+    assert report.dry_run and len(report.removed) == 2  # the item and the ledger
+    assert item.exists()
+
+
+async def test_old_items_of_a_live_session_go_but_its_logs_stay(ws: LocalWorkspace) -> None:
+    old = await _offload(ws, "s", "old", age=10 * DAY)
+    new = await _offload(ws, "s", "new")
+    report = await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert [(r.path, r.reason) for r in report.removed] == [("sessions/s/tool_result-old.txt", "age")]
+    assert not old.exists() and new.exists() and (ws.path / "sessions/s/ledger.jsonl").exists()
+
+
+async def test_removal_is_recorded_in_the_ledger(ws: LocalWorkspace) -> None:
+    old = await _offload(ws, "s", "old", age=10 * DAY)
+    await _offload(ws, "s", "new")
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    lines = [json.loads(x) for x in (ws.path / "sessions/s/ledger.jsonl").read_text().splitlines()]
+    assert lines[-1]["kind"] == "gc" and lines[-1]["status"] == "removed" and lines[-1]["ref"] == str(old)
+
+
+async def test_item_named_in_state_json_is_pinned_in_a_live_session(ws: LocalWorkspace) -> None:
+    pinned = await _offload(ws, "s", "a", age=10 * DAY)
+    await _offload(ws, "s", "b")
+    await ws.write_bytes("sessions/s/state.json", json.dumps({"entries": [{"ref": str(pinned)}]}).encode())
+    report = await ws.gc(RetentionPolicy(max_age=7 * DAY, max_files=0))
+    assert pinned.exists() and report.pinned == 1
+    assert report.over_limit  # the pin keeps the workspace above max_files, and the report says so
+
+
+@pytest.mark.parametrize("status", ["pinned", "mild", "truncated"])
+async def test_item_with_a_pinning_ledger_status_is_kept(ws: LocalWorkspace, status: str) -> None:
+    item = await _offload(ws, "s", "a", age=10 * DAY)
+    await _offload(ws, "s", "b")
+    line = json.dumps({"kind": "compaction", "ref": str(item), "status": status}) + "\n"
+    await ws._append("sessions/s/ledger.jsonl", line.encode())
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert item.exists()
+
+
+async def test_user_pin_keeps_an_expired_session(ws: LocalWorkspace) -> None:
+    item = await _offload(ws, "s", "a")
+    await ws._append("sessions/s/ledger.jsonl", (json.dumps({"ref": str(item), "status": "pinned"}) + "\n").encode())
+    _age_session(ws, "s", 30 * DAY)
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert item.exists()
+
+
+async def test_max_files_removes_the_oldest_items_first(ws: LocalWorkspace) -> None:
+    paths = [await _offload(ws, "s", f"t{i}", age=(10 - i) * 3600) for i in range(5)]
+    report = await ws.gc(RetentionPolicy(max_files=2))
+    assert [p.exists() for p in paths] == [False, False, False, True, True]
+    assert {r.reason for r in report.removed} == {"max-files"}
+
+
+async def test_max_bytes_bounds_total_bytes(ws: LocalWorkspace) -> None:
+    for i in range(6):
+        await _offload(ws, "s", f"t{i}", text="y" * 10_000, age=(10 - i) * 3600)
+    report = await ws.gc(RetentionPolicy(max_bytes=35_000))
+    assert report.kept_bytes <= 35_000
+    assert sum(f.stat().st_size for f in (ws.path / "sessions").rglob("*") if f.is_file()) <= 35_000
+
+
+async def test_files_younger_than_the_grace_period_survive_any_limit(ws: LocalWorkspace) -> None:
+    item = await _offload(ws, "s", "t")
+    await ws.gc(RetentionPolicy(max_files=0, max_bytes=0))
+    assert item.exists()
+
+
+async def test_session_filter_touches_only_that_session_and_no_media(ws: LocalWorkspace) -> None:
+    a = await _offload(ws, "a", "t", age=10 * DAY)
+    b = await _offload(ws, "b", "t", age=10 * DAY)
+    (ws.path / "data").mkdir()
+    orphan = ws.path / "data" / "ff.png"
+    orphan.write_bytes(b"png")
+    _age(orphan, 10 * DAY)
+    await ws.gc(RetentionPolicy(max_age=DAY, session="a"))
+    assert not a.exists() and b.exists() and orphan.exists()
+
+
+async def test_media_referenced_by_a_kept_result_stay_and_orphans_follow_max_age(ws: LocalWorkspace) -> None:
+    image = DataBlock("image/png", data=b"\x89PNG-kept")
+    ref = await ws.offload_tool_result("s", ToolResultBlock("t", "shot", (TextBlock("see"), image)))
+    orphan_block = await ws.offload_data_block(DataBlock("image/png", data=b"\x89PNG-orphan"))
+    for f in (ws.path / "data").iterdir():
+        _age(f, 10 * DAY)
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    left = sorted(p.name for p in (ws.path / "data").iterdir())
+    assert len(left) == 1 and left[0] in Path(ref).read_text()
+    assert orphan_block.url.rsplit("/", 1)[-1] not in left
+
+
+async def test_nothing_outside_sessions_and_data_is_touched(ws: LocalWorkspace) -> None:
+    skill = ws.path / "skills" / "s.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("keep me")
+    _age(skill, 100 * DAY)
+    other = ws.path / "notes.txt"
+    other.write_text("mine")
+    _age(other, 100 * DAY)
+    await ws.gc(RetentionPolicy(max_age=0, max_files=0, max_bytes=0, temp_grace=0))
+    assert skill.exists() and other.exists()
+
+
+async def test_a_file_rewritten_after_the_scan_is_not_removed(ws: LocalWorkspace) -> None:
+    from workspaces.retention import collect_garbage
+
+    first = await _offload(ws, "s", "a", age=10 * DAY)
+    second = await _offload(ws, "s", "z", age=11 * DAY)
+    await _offload(ws, "s", "b")
+
+    def refresh_the_other(done: int, total: int) -> None:  # a writer refreshes a file mid-collection
+        for p in (first, second):
+            if p.exists():
+                os.utime(p, None)
+
+    report = await collect_garbage(ws, RetentionPolicy(max_age=7 * DAY), progress=refresh_the_other)
+    assert report.skipped_changed == 1 and first.exists() != second.exists()
+
+
+@pytest.mark.parametrize(
+    "bad", [{"max_age": -1}, {"max_files": "3"}, {"max_bytes": True}, {"temp_grace": -5}, {"session": ""}]
+)
+def test_invalid_policy_is_rejected(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        RetentionPolicy(**bad)  # type: ignore[arg-type]
