@@ -43,6 +43,7 @@ way E2B's edge proxy answers (429, 502, 507).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import os
@@ -201,18 +202,14 @@ class EnvdServer:
     def kill_processes(self) -> None:
         """SIGKILL every running process (as if the sandbox's kernel killed them)."""
         for pid in self.running_pids():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     async def _kill_all(self) -> None:
         self.kill_processes()
         for proc in list(self._procs.values()):
-            try:
+            with contextlib.suppress(TimeoutError, ProcessLookupError):
                 await asyncio.wait_for(proc.process.wait(), 5)
-            except (TimeoutError, ProcessLookupError):
-                pass
 
     # ------------------------------------------------------------ paths
 
@@ -560,7 +557,5 @@ class _ProcessService(Process):
 
 def _signal(process: asyncio.subprocess.Process, sig: int) -> None:
     """Signal the process group, as the whole command (bash and its children) ends in envd."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, sig)
-    except ProcessLookupError:
-        pass

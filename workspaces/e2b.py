@@ -1,0 +1,424 @@
+"""E2BWorkspace: offloaded content inside an E2B sandbox, through the async ``e2b`` SDK.
+
+Every primitive is a bounded number of envd requests (each one HTTP request):
+
+=================================  ===============================================
+primitive                          requests
+=================================  ===============================================
+``_write`` (batch <= inline_limit)  1 ``commands.run``: bytes travel base64 in the
+                                   process environment, are decoded to a temp file
+                                   and committed with ``ln -T`` (exclusive: fails if
+                                   the name exists, so "already there" is exact and
+                                   race-free) or ``mv -T`` (replace: atomic rename)
+``_write`` (larger batch)           2: one ``files.write_files`` upload of temp files
+                                   (multipart, parents created by envd) + one
+                                   ``commands.run`` committing them the same way
+``_append`` (<= inline_limit)       1 ``commands.run``: ``flock`` + ``O_APPEND``; a
+                                   failed write is truncated back (no torn line);
+                                   ``context.jsonl`` is never downloaded
+``_append`` (larger)                2: upload a temp file + one ``commands.run``
+``_read`` whole file                1 ``files.read`` (GET /files)
+``_read`` byte range                1 ``commands.run`` (``tail -c | head -c |
+                                   base64``): only the range crosses the wire
+``_stat``                           1 Filesystem.Stat RPC (no process spawned)
+``_list`` / ``_remove``             1 ``commands.run`` each (``find -P`` / ``rm``)
+``_grep_native``                    1 ``commands.run`` (``grep -P -z``), a prefilter
+=================================  ===============================================
+
+So a tool-result offload is 2 requests up to ``inline_limit`` (the content
+write and the ledger line) and 3 above it; AgentScope 2.0.11's E2B workspace
+sends ``test -e`` + ``mkdir -p`` + ``files.write`` for the content alone.
+
+Commands always run with ``cwd`` = the workdir and reference files by paths
+relative to it; every argument is ``shlex.quote``d and file content never
+appears in a command line. Scripts resolve symlinks (``realpath -m``) and refuse
+anything that lands outside the workdir. Whole-file reads go through envd's
+``GET /files``, which follows symlinks inside the sandbox.
+
+Faults: HTTP 429 and proxy 502 answers are retried with bounded, jittered
+exponential backoff (they mean the request was not processed); connection
+failures are not retried (an append might have landed). A sandbox that is gone,
+timed out or unreachable raises :class:`BackendUnavailable`; envd's 507 raises
+:class:`NotEnoughSpace`; a missing file raises ``FileNotFoundError``.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import errno
+import random
+import secrets
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+from e2b import AsyncSandbox
+from e2b.exceptions import (
+    FileNotFoundException,
+    InvalidArgumentException,
+    NotEnoughSpaceException,
+    NotFoundException,
+    RateLimitException,
+    SandboxException,
+    SandboxNotRunningException,
+    SandboxUnreachableException,
+    TimeoutException,
+)
+from e2b.sandbox.commands.command_handle import CommandExitException
+
+from .base import ExecResult, FileInfo, Workspace
+from .errors import BackendUnavailable, CommandTimeout, NotEnoughSpace, PathOutsideWorkspace, WorkspaceError
+
+__all__ = ["E2BWorkspace"]
+
+T = TypeVar("T")
+
+_MARK = "\x1eoffloader\x1e"  # separates our output from anything a login profile prints
+_ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows 128 KiB per string)
+_SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
+_EXIT_OUTSIDE, _EXIT_MISSING, _EXIT_ISDIR, _EXIT_IO = 91, 92, 93, 94
+
+_PRELUDE = rf"""R=$(pwd -P) || exit {_EXIT_IO}
+_in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;; *) printf 'outside the workdir: %s\n' "$1" >&2; exit {_EXIT_OUTSIDE};; esac; }}
+"""
+
+# Commit a decoded temp file ($2) to its target ($1); $3 = 1 for exclusive. Prints 1 (written) or 0 (existed).
+_PUT = rf"""_put() {{
+  d=$(dirname -- "$1"); _in "$d"; mkdir -p -- "$d" || exit {_EXIT_IO}
+  if [ "$3" = 1 ]; then
+    if ln -T -- "$2" "$1" 2>/dev/null; then echo 1
+    elif [ -e "$1" ] || [ -L "$1" ]; then echo 0
+    else printf 'cannot create %s\n' "$1" >&2; exit {_EXIT_IO}; fi
+    rm -f -- "$2"
+  else
+    if [ -d "$1" ] && [ ! -L "$1" ]; then exit {_EXIT_ISDIR}; fi
+    mv -f -T -- "$2" "$1" || exit {_EXIT_IO}; echo 1
+  fi
+}}
+"""
+
+
+class E2BWorkspace(Workspace):
+    """Offloaded content in an E2B sandbox's filesystem; references are absolute sandbox paths.
+
+    Pass ``sandbox`` (an ``e2b.AsyncSandbox``) to attach to one you own: it is
+    left running on close. Without it, ``open()`` creates one from ``template``
+    with ``api_key`` (default: the ``E2B_API_KEY`` variable), ``timeout``
+    (sandbox lifetime in seconds, default the SDK's) and any further
+    ``AsyncSandbox.create`` options (e.g. ``envs``, ``metadata``, ``debug`` and
+    ``sandbox_url``), and kills it on close.
+
+    ``user`` runs file operations and commands as that sandbox user (default:
+    the template's). ``retries`` bounds the retries of 429/502 answers, waiting
+    ``backoff`` seconds doubled each time (jittered, at most 5 s).
+    ``inline_limit`` is the largest batch (bytes) sent inside a single command;
+    larger ones are uploaded first (one more request); 0 always uploads.
+    """
+
+    def __init__(
+        self,
+        sandbox: AsyncSandbox | None = None,
+        template: str = "base",
+        workdir: str = "/home/user/workspace",
+        api_key: str | None = None,
+        timeout: int | None = None,
+        user: str | None = None,
+        *,
+        retries: int = 3,
+        backoff: float = 0.2,
+        inline_limit: int = 192 * 1024,
+        **sandbox_options: Any,
+    ) -> None:
+        if not workdir.startswith("/") or workdir.rstrip("/") == "":
+            raise ValueError(f"workdir must be an absolute sandbox path other than '/', got {workdir!r}")
+        if retries < 0 or backoff < 0 or inline_limit < 0:
+            raise ValueError("retries, backoff and inline_limit must be >= 0")
+        super().__init__(workdir)
+        self._sandbox: Any = sandbox
+        self._owns_sandbox = sandbox is None
+        self._template = template
+        self._api_key = api_key
+        self._timeout = timeout
+        self._user = user
+        self._retries = retries
+        self._backoff = backoff
+        self._inline_limit = inline_limit
+        self._sandbox_options = sandbox_options
+
+    @property
+    def sandbox(self) -> AsyncSandbox:
+        """The sandbox in use (after ``open()``)."""
+        if self._sandbox is None:
+            raise WorkspaceError("E2BWorkspace is not open yet")
+        return self._sandbox  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def _open(self) -> None:
+        if self._sandbox is None:
+            options = dict(self._sandbox_options)
+            if self._api_key is not None:
+                options["api_key"] = self._api_key
+            if self._timeout is not None:
+                options["timeout"] = self._timeout
+            try:
+                self._sandbox = await AsyncSandbox.create(template=self._template, **options)
+            except Exception as exc:
+                raise BackendUnavailable(f"cannot create an E2B sandbox from template {self._template!r}: {exc}") from exc
+        await self._call(lambda: self._sandbox.files.make_dir(self.workdir, user=self._user))
+
+    async def _close(self) -> None:
+        if self._owns_sandbox and self._sandbox is not None:
+            with contextlib.suppress(Exception):
+                await self._sandbox.kill()
+
+    # ------------------------------------------------------------ primitives
+
+    async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
+        if start == 0 and end is None:
+            ref = self.reference(path)
+            data = await self._call(lambda: self._sandbox.files.read(ref, format="bytes", user=self._user), ref)
+            return bytes(data)
+        count = None if end is None else end - start
+        if count is not None and count <= 0:
+            return b""
+        q = shlex.quote(path)
+        pipe = f"tail -c +{start + 1} -- {q}" + ("" if count is None else f" | head -c {count}")
+        script = (
+            f"_in {q}; [ -e {q} ] || exit {_EXIT_MISSING}; if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
+            f"printf '%s' {shlex.quote(_MARK)}; {pipe} | base64 -w0"
+        )
+        out = await self._script(script, path=path)
+        return base64.b64decode(out)
+
+    async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
+        if not files:
+            return []
+        for rel, _ in files:
+            if not rel:
+                raise PathOutsideWorkspace("cannot write to the workdir itself")
+        temps = [f".tmp-{secrets.token_hex(8)}" for _ in files]
+        envs: dict[str, str] = {}
+        lines = [_PUT, f"trap {shlex.quote('rm -f -- ' + shlex.join(temps))} EXIT", f"printf '%s' {shlex.quote(_MARK)}"]
+        inline = sum(len(data) for _, data in files) <= self._inline_limit
+        if not inline:
+            await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
+        for i, ((rel, data), tmp) in enumerate(zip(files, temps, strict=True)):
+            if inline:
+                lines.append(f"{_decode(envs, f'_OFL_{i}', data)} > {shlex.quote(tmp)} || exit {_EXIT_IO}")
+            lines.append(f"_put {shlex.quote(rel)} {shlex.quote(tmp)} {int(exclusive)}")
+        out = await self._script("\n".join(lines), envs=envs, path=files[0][0])
+        flags = out.split()
+        if len(flags) != len(files):
+            raise WorkspaceError(f"unexpected answer from the sandbox while writing: {out[:200]!r}")
+        return [flag == "1" for flag in flags]
+
+    async def _append(self, path: str, data: bytes) -> None:
+        if not data:
+            return
+        q = shlex.quote(path)
+        envs: dict[str, str] = {}
+        if len(data) <= self._inline_limit:
+            source, cleanup = _decode(envs, "_OFL_A", data), ""
+        else:
+            tmp = f".tmp-{secrets.token_hex(8)}"
+            await self._upload([(tmp, data)])
+            source, cleanup = f"cat -- {shlex.quote(tmp)}", f"trap {shlex.quote('rm -f -- ' + tmp)} EXIT\n"
+        script = (
+            f"{cleanup}d=$(dirname -- {q}); _in \"$d\"; mkdir -p -- \"$d\" || exit {_EXIT_IO}; _in {q}\n"
+            f"if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
+            f"exec 9>>{q} || exit {_EXIT_IO}\nflock 9 || exit {_EXIT_IO}\n"
+            f"s=$(stat -c %s -- {q}) || exit {_EXIT_IO}\n"
+            f"{{ {source}; }} >&9 || {{ truncate -s \"$s\" -- {q}; exit {_EXIT_IO}; }}"
+        )
+        await self._script(script, envs=envs, path=path)
+
+    async def _list(self, path: str) -> list[FileInfo]:
+        q = shlex.quote(path or ".")
+        script = f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {shlex.quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
+        out = await self._script(script, path=path)
+        found = []
+        for record in out.split("\0"):
+            if not record:
+                continue
+            size, mtime, rel = record.split(" ", 2)
+            found.append(FileInfo(f"{path}/{rel}" if path else rel, int(size), float(mtime)))
+        return found
+
+    async def _stat(self, path: str) -> FileInfo | None:
+        try:
+            ref = self.reference(path)
+            info = await self._call(lambda: self._sandbox.files.get_info(ref, user=self._user), ref)
+        except FileNotFoundError:
+            return None
+        if info.type is None or info.type.value != "file":
+            return None  # folders and symlinks are not regular files
+        return FileInfo(path, int(info.size), info.modified_time.timestamp())
+
+    async def _remove(self, path: str, *, recursive: bool = False) -> None:
+        if not path:
+            raise PathOutsideWorkspace("refusing to remove the workdir itself")
+        q = shlex.quote(path)
+        folder = f"rm -rf -- {q} || exit {_EXIT_IO}" if recursive else f"exit {_EXIT_ISDIR}"
+        script = (
+            f"_in \"$(dirname -- {q})\"\n"
+            f"if [ -d {q} ] && [ ! -L {q} ]; then {folder}; else rm -f -- {q} || exit {_EXIT_IO}; fi"
+        )
+        await self._script(script, path=path)
+
+    async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
+        if not argv:
+            raise ValueError("argv must not be empty")
+        command, envs = shlex.join(argv), dict[str, str]()
+        if stdin:
+            if len(stdin) > self._inline_limit:
+                tmp = f".tmp-{secrets.token_hex(8)}"
+                await self._upload([(tmp, stdin)])
+                command = f"trap {shlex.quote('rm -f -- ' + tmp)} EXIT; {command} < {shlex.quote(tmp)}"
+            else:
+                source = _decode(envs, "_OFL_I", stdin)
+                command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
+        handle = await self._call(
+            lambda: self._sandbox.commands.run(
+                command, background=True, cwd=self.workdir, envs=envs or None, user=self._user, timeout=timeout
+            )
+        )
+        try:
+            result = await handle.wait()
+            return ExecResult(result.exit_code, result.stdout.encode(), result.stderr.encode())
+        except CommandExitException as exc:
+            return ExecResult(exc.exit_code, exc.stdout.encode(), exc.stderr.encode())
+        except (SandboxNotRunningException, SandboxUnreachableException) as exc:
+            raise BackendUnavailable(f"the E2B sandbox went away while running {argv[0]!r}: {exc}") from exc
+        except TimeoutException as exc:
+            await self._kill_quietly(handle)
+            raise CommandTimeout(f"{argv[0]!r} did not finish within {timeout} s") from exc
+        except SandboxException as exc:
+            raise _mapped(exc) from exc
+
+    @staticmethod
+    async def _kill_quietly(handle: Any) -> None:
+        """Best effort: envd already ends a process whose stream deadline passed."""
+        with contextlib.suppress(Exception):
+            await handle.kill()
+
+
+    async def _grep_native(
+        self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
+    ) -> list[str] | None:
+        """Files that may match, by ``grep -P -z`` (whole file as one subject, so RE2's
+        multi-line matches are kept); None (search in-process) if grep cannot decide."""
+        q = shlex.quote(path or ".")
+        pattern = "(?m)" + ("(?i)" if ignore_case else "") + regex_source
+        script = (
+            f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {shlex.quote(_MARK)}\n"
+            f"LC_ALL=C.UTF-8 timeout 20 grep -rlZ -z -a -P -e {shlex.quote(pattern)} -- {q}; c=$?; [ $c -le 1 ] || exit $c"
+        )
+        try:
+            out = await self._script(script, path=path)
+        except (BackendUnavailable, NotEnoughSpace):
+            raise
+        except OSError:
+            return None  # grep could not decide (PCRE limits, invalid UTF-8...): search in-process
+        names = []
+        for name in out.split("\0"):
+            if name:
+                names.append(name[2:] if name.startswith("./") else name)
+        return names
+
+    # ------------------------------------------------------------ plumbing
+
+    async def _upload(self, files: list[tuple[str, bytes]]) -> None:
+        """One ``write_files`` request (multipart; envd creates parent folders)."""
+        entries = [{"path": self.reference(rel), "data": data} for rel, data in files]
+        await self._call(lambda: self._sandbox.files.write_files(entries, user=self._user))
+
+    async def _script(self, body: str, *, envs: dict[str, str] | None = None, path: str = "") -> str:
+        """Run one bash script in the workdir; return stdout after the marker, mapping exit codes."""
+        try:
+            result = await self._call(
+                lambda: self._sandbox.commands.run(
+                    _PRELUDE + body, cwd=self.workdir, envs=envs or None, user=self._user, timeout=_SCRIPT_TIMEOUT
+                ),
+                self.reference(path),
+            )
+        except CommandExitException as exc:
+            raise _script_error(exc, self.reference(path)) from None
+        out: str = result.stdout
+        return out.rsplit(_MARK, 1)[-1] if _MARK in out else ""
+
+    async def _call(self, make: Callable[[], Awaitable[T]], ref: str = "") -> T:
+        """Await ``make()``; retry 429/502 answers with bounded backoff; map SDK errors."""
+        attempt = 0
+        while True:
+            try:
+                return await make()
+            except CommandExitException:
+                raise
+            except (RateLimitException, SandboxUnreachableException) as exc:
+                if attempt >= self._retries or not _not_processed(exc):
+                    raise _mapped(exc, ref) from exc
+                delay = min(self._backoff * 2**attempt, 5.0) * (0.5 + random.random() / 2)
+                attempt += 1
+                await anyio.sleep(delay)
+            except SandboxException as exc:
+                raise _mapped(exc, ref) from exc
+
+
+def _decode(envs: dict[str, str], name: str, data: bytes) -> str:
+    """Put ``data`` base64-encoded into environment variables; return the shell pipeline that decodes it."""
+    text = base64.b64encode(data).decode("ascii")
+    parts = []
+    for j in range(0, max(len(text), 1), _ENV_CHUNK):
+        key = f"{name}_{j // _ENV_CHUNK}"
+        envs[key] = text[j : j + _ENV_CHUNK]
+        parts.append(f'"${key}"')
+    return f"printf %s {' '.join(parts)} | base64 -d"
+
+
+def _not_processed(exc: BaseException) -> bool:
+    """True for an HTTP answer (429, 502) rather than a connection failure mid-request."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, (OSError, httpx.TransportError)) and not isinstance(seen, SandboxException):
+            return False
+        if type(seen).__module__.startswith("pyqwest"):
+            return False
+        seen = seen.__cause__ or seen.__context__
+    return True
+
+
+def _mapped(exc: SandboxException, ref: str = "") -> Exception:
+    if isinstance(exc, FileNotFoundException):
+        return FileNotFoundError(errno.ENOENT, "no such file", ref or str(exc))
+    if isinstance(exc, InvalidArgumentException) and "directory" in str(exc):
+        return IsADirectoryError(errno.EISDIR, "is a directory", ref or str(exc))
+    if isinstance(exc, NotEnoughSpaceException):
+        return NotEnoughSpace(errno.ENOSPC, f"the sandbox's disk is full: {exc}")
+    if isinstance(exc, (SandboxNotRunningException, SandboxUnreachableException)):
+        return BackendUnavailable(f"the E2B sandbox is gone or unreachable: {exc}")
+    if isinstance(exc, RateLimitException):
+        return BackendUnavailable(f"E2B kept rate-limiting requests: {exc}")
+    if isinstance(exc, TimeoutException):
+        return BackendUnavailable(f"the E2B sandbox did not answer in time: {exc}")
+    if isinstance(exc, NotFoundException):
+        return BackendUnavailable(f"the E2B sandbox was not found: {exc}")
+    return WorkspaceError(f"E2B error: {exc}")
+
+
+def _script_error(exc: CommandExitException, ref: str) -> Exception:
+    stderr = (exc.stderr or "").strip()
+    if exc.exit_code == _EXIT_OUTSIDE:
+        return PathOutsideWorkspace(f"{ref} resolves outside the workdir ({stderr})")
+    if exc.exit_code == _EXIT_MISSING:
+        return FileNotFoundError(errno.ENOENT, "no such file", ref)
+    if exc.exit_code == _EXIT_ISDIR:
+        return IsADirectoryError(errno.EISDIR, "is a directory", ref)
+    if "No space left" in stderr or "Disk quota exceeded" in stderr:
+        return NotEnoughSpace(errno.ENOSPC, f"the sandbox's disk is full writing {ref}: {stderr}")
+    if exc.exit_code < 0:
+        return InterruptedError(errno.EINTR, f"the command was killed inside the sandbox ({exc.error})", ref)
+    return OSError(errno.EIO, f"sandbox command failed with exit code {exc.exit_code}: {stderr}", ref)
