@@ -24,6 +24,7 @@ __all__ = ["FileTools", "Tool", "ToolOutcome"]
 _log = logging.getLogger("offloader.tools")
 _CHUNK = 1 << 20
 _BINARY_PROBE = 8192
+_INDEX_SUFFIX = ".lineidx"  # offloader.retrieval.INDEX_SUFFIX (a sidecar, not content)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +305,10 @@ class FileTools:
         info = await self._stat(rel) if rel else None
         if info is not None:
             return [info]
-        files = [f for f in await self._list(rel) if "/.tmp-" not in "/" + f.path]
+        # temp files of atomic writes and line-index sidecars of retrieval are never shown
+        files = [
+            f for f in await self._list(rel) if "/.tmp-" not in "/" + f.path and not f.path.endswith(_INDEX_SUFFIX)
+        ]
         if glob:
             matcher = _text.glob_matcher(glob)
             cut = len(rel) + 1 if rel else 0
