@@ -195,3 +195,15 @@ async def test_a_file_rewritten_after_the_scan_is_not_removed(ws: LocalWorkspace
 def test_invalid_policy_is_rejected(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         RetentionPolicy(**bad)  # type: ignore[arg-type]
+
+
+async def test_retrieval_index_goes_with_its_item_and_orphans_are_swept(ws: LocalWorkspace) -> None:
+    old = await _offload(ws, "s", "old", age=10 * DAY)
+    await _offload(ws, "s", "new")
+    side = Path(str(old) + ".lineidx")
+    side.write_bytes(b"\0" * 16)
+    orphan = ws.path / "sessions/s/tool_result-gone.txt.lineidx"
+    orphan.write_bytes(b"\0" * 16)
+    _age(orphan, DAY)
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert not old.exists() and not side.exists() and not orphan.exists()

@@ -38,6 +38,7 @@ Rules, in order (``now`` is the time the collection starts):
    removable item or medium goes first. When pins alone exceed a limit, the
    report says so in ``over_limit``.
 
+A derived ``{item}.lineidx`` (the retrieval index) is removed with its item.
 Each removed item gets a ``{"kind": "gc", "status": "removed"}`` line in its
 session's ledger (not when the whole session goes), so the ledger keeps
 matching the files.
@@ -62,6 +63,8 @@ _USER_PIN = "pinned"
 _META = frozenset({"context.jsonl", "ledger.jsonl", "state.json"})
 _TEMP = ".tmp-"
 _DATA_URL = b"workspace:///data/"
+#: Derived files kept beside an item (the retrieval line index); they follow their item.
+_SIDECARS = (".lineidx",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +100,7 @@ class RemovedFile:
 
     path: str
     size: int
-    reason: str  # "expired-session" | "age" | "max-files" | "max-bytes" | "stale-temp"
+    reason: str  # "expired-session" | "age" | "max-files" | "max-bytes" | "stale-temp" | "orphan-sidecar"
 
 
 @dataclass(slots=True)
@@ -138,6 +141,7 @@ class _Session:
     files: list[FileInfo] = field(default_factory=list)
     items: list[FileInfo] = field(default_factory=list)
     meta: dict[str, FileInfo] = field(default_factory=dict)
+    sidecars: dict[str, list[FileInfo]] = field(default_factory=dict)
     pinned: set[str] = field(default_factory=set)
     user_pinned: bool = False
     expired: bool = False
@@ -183,6 +187,8 @@ async def collect_garbage(
         s.files.append(info)
         if len(parts) == 3 and parts[2] in _META:
             s.meta[parts[2]] = info
+        elif info.path.endswith(_SIDECARS):
+            s.sidecars.setdefault(info.path.rsplit(".", 1)[0], []).append(info)
         else:
             s.items.append(info)
     media_temps = [f for f in media if _basename(f.path).startswith(_TEMP)]
@@ -221,6 +227,17 @@ async def collect_garbage(
             else:
                 candidates.append((f, s.name))
                 kept.append(f)
+
+    doomed = {v.path for v in victims}
+    item_paths = {f.path for s in sessions.values() for f in s.items}
+    for s in sessions.values():
+        if s.expired:
+            continue
+        for base, side in s.sidecars.items():
+            if base not in item_paths and all(now - f.mtime > fresh for f in side):
+                victims.extend(RemovedFile(f.path, f.size, "orphan-sidecar") for f in side)
+            elif base not in doomed:
+                kept.extend(side)
 
     if media:
         referenced = await _referenced_media(ws, sessions, {v.path for v in victims})
@@ -304,7 +321,7 @@ async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], remove
     for s in sessions.values():
         for f in s.files:
             name = _basename(f.path)
-            if f.path in removed or name in ("ledger.jsonl", "state.json"):
+            if f.path in removed or name in ("ledger.jsonl", "state.json") or name.endswith(_SIDECARS):
                 continue
             try:
                 data = await ws._read(f.path)
@@ -343,6 +360,9 @@ async def _remove_all(
                 report.skipped_changed += 1  # written to since the scan: a live writer
                 continue
             await ws._remove(victim.path)
+            for side in _SIDECARS:
+                if not victim.path.endswith(side):
+                    await ws._remove(victim.path + side)
             parts = victim.path.split("/")
             if victim.reason != "expired-session" and parts[0] == "sessions" and not parts[-1].startswith(_TEMP):
                 entry = {"time": round(time.time(), 3), "kind": "gc", "ref": ws.reference(victim.path),
