@@ -1,0 +1,621 @@
+"""One compaction pass: replay earlier decisions, then mild, cut, truncate.
+
+Private to :mod:`offloader.compaction`; :class:`~.compactor.ContextCompactor`
+creates one :class:`_Run` per ``compact`` call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from offloader.convert import block_from_dict, block_to_dict
+from offloader.messages import (
+    Block,
+    DataBlock,
+    JsonBlock,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+
+from . import _shape
+from ._state import Cut, Entry, SessionState, normalise_id
+from .policy import CompactionEntry, CompactionResult, Level
+from .summarizers import CallSummary, ToolExchange
+
+if TYPE_CHECKING:
+    from .compactor import ContextCompactor
+
+__all__ = ["MILD_MARKER", "SUMMARY_MARKER", "TRUNCATED_MARKER"]
+
+MILD_MARKER = "[Offloaded tool result | ref: "
+SUMMARY_MARKER = "[Compacted conversation | ref: "
+TRUNCATED_MARKER = "[Truncated "
+_MEDIA_TOKENS = 1_000  # a picture or document costs roughly this many tokens in most APIs
+_MESSAGE_OVERHEAD = 4
+_ARG_STRING_CHARS = 200
+_MIN_TRUNCATED_TOKENS = 64
+_CACHE_LIMIT = 200_000
+_OFFLOAD_CONCURRENCY = 16
+_LEVELS: tuple[Level, ...] = ("none", "mild", "aggressive", "emergency")
+
+
+def _digest(parts: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+
+
+def _fingerprint(obj: Any) -> str:
+    """Stable content hash of a JSON-like value (sorted keys)."""
+    raw = obj if isinstance(obj, str) else json.dumps(
+        obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+    )
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def dict_fingerprint(obj: Any) -> str:
+    """Content hash of a caller's dict message via ``repr`` (about twice as fast as JSON).
+
+    Stable across processes for plain data; an object whose repr carries an
+    address only costs a cache miss.
+    """
+    return "d" + hashlib.sha256(repr(obj).encode("utf-8", "surrogatepass")).hexdigest()[:31]
+
+
+def _render(msg: Message) -> tuple[str, int]:
+    """The text a model reads for ``msg``, plus tokens for media it cannot count."""
+    parts: list[str] = [msg.role]
+    media = 0
+    stack: list[Block] = list(msg.content)
+    while stack:
+        block = stack.pop(0)
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, JsonBlock):
+            parts.append(block.dumps())
+        elif isinstance(block, DataBlock):
+            media += _MEDIA_TOKENS
+        elif isinstance(block, ToolCallBlock):
+            parts.append(block.name)
+            parts.append(json.dumps(block.input, ensure_ascii=False, default=str))
+        else:
+            parts.append(block.name)
+            stack[:0] = list(block.content)
+    return "\n".join(parts), media
+
+
+def _is_user_turn(msg: Message) -> bool:
+    return msg.role == "user" and not msg.tool_results and any(
+        isinstance(b, TextBlock | DataBlock) for b in msg.content
+    )
+
+
+def _marked(block: ToolResultBlock) -> bool:
+    text = block.text()
+    return text.startswith(MILD_MARKER) or text.startswith(TRUNCATED_MARKER)
+
+
+def _compact_args(value: Any, ref: str, limit: int = _ARG_STRING_CHARS) -> Any:
+    """Shorten long strings (and long nested values) in tool arguments, keeping keys."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return value
+        return f"{value[:limit]}… [{len(value)} chars; full call in {ref}]"
+    if isinstance(value, dict):
+        return {k: _compact_args(v, ref, limit) for k, v in value.items()}
+    rendered = json.dumps(value, ensure_ascii=False, default=str)
+    if len(rendered) <= limit:
+        return value
+    return f"[{type(value).__name__} of {len(rendered)} chars; full call in {ref}]"
+
+
+class _View:
+    """The conversation being compacted: originals, canonical forms, edits, tokens."""
+
+    def __init__(self, originals: list[Any], canon: list[Message], fps: list[str], tokens: list[int]) -> None:
+        self.originals = originals
+        self.canon = canon
+        self.fps = fps
+        self.current = list(canon)
+        self.tokens = tokens
+        self.edits: list[dict[int, Block]] = [{} for _ in canon]
+        self.cut: set[int] = set()
+        self.summary_tokens = 0
+        self.sum = sum(tokens)  # tokens of the messages not cut
+        n = len(canon)
+        # Pair every tool call with the next result of the same (normalised) id.
+        self.partner: dict[tuple[int, int], tuple[int, int]] = {}
+        self.reach = list(range(n))  # furthest message linked to message i by a call/result pair
+        open_calls: dict[str, tuple[int, int]] = {}
+        for i, msg in enumerate(canon):
+            for b, block in enumerate(msg.content):
+                if isinstance(block, ToolCallBlock):
+                    open_calls[normalise_id(block.id)] = (i, b)
+                elif isinstance(block, ToolResultBlock):
+                    call = open_calls.pop(normalise_id(block.id), None)
+                    if call is not None:
+                        self.partner[(i, b)] = call
+                        self.partner[call] = (i, b)
+                        self.reach[call[0]] = max(self.reach[call[0]], i)
+
+    @property
+    def total(self) -> int:
+        return self.sum + self.summary_tokens
+
+    def add_cut(self, positions: Sequence[int]) -> None:
+        for p in positions:
+            if p not in self.cut:
+                self.cut.add(p)
+                self.sum -= self.tokens[p]
+
+    def spans(self, start: int) -> list[tuple[int, int]]:
+        """Closed runs ``[i, j]`` no call/result pair crosses, from ``start``."""
+        out: list[tuple[int, int]] = []
+        i, n = start, len(self.canon)
+        while i < n:
+            end, j = self.reach[i], i
+            while j <= end:
+                end = max(end, self.reach[j])
+                j += 1
+            out.append((i, end))
+            i = end + 1
+        return out
+
+
+def public_entry(e: Entry) -> CompactionEntry:
+    return CompactionEntry(e.id, e.tool, e.summary, e.score, e.status, e.ref, e.degraded)
+
+
+class _Run:
+    """State of one ``compact`` call."""
+
+    def __init__(
+        self,
+        compactor: ContextCompactor,
+        session_id: str,
+        state: SessionState,
+        originals: list[Any],
+        canon: list[Message],
+        fps: list[str],
+        tokens: list[int],
+        system_tokens: int | None,
+        overflow: bool,
+    ) -> None:
+        self.c = compactor
+        self.policy = compactor.policy
+        self.window = compactor.window
+        self.sid = session_id
+        self.state = state
+        self.view = _View(originals, canon, fps, tokens)
+        self.overhead = (
+            system_tokens if system_tokens is not None else int(self.window * self.policy.system_overhead_ratio)
+        )
+        self.overflow = overflow
+        self.changed: list[Entry] = []
+        self.refs: list[str] = []
+        self.applied: Level = "none"
+        self.cut_replayed = False
+
+    # ------------------------------------------------------------ driver
+
+    def total(self) -> int:
+        return self.overhead + self.view.total
+
+    def classify(self, total: int) -> Level:
+        fill, p = total / self.window, self.policy
+        if fill >= p.emergency_ratio:
+            return "emergency"
+        if fill >= p.aggressive_ratio:
+            return "aggressive"
+        return "mild" if fill >= p.mild_ratio else "none"
+
+    async def execute(self) -> CompactionResult:
+        v, p, w = self.view, self.policy, self.window
+        before = self.overhead + sum(v.tokens)
+        if self.c.mode == "collect":
+            await self._collect()
+            return CompactionResult(
+                list(v.originals), "none", before, before, w,
+                entries=tuple(public_entry(e) for e in self.changed),
+                extra={"mode": "collect", "fill_level": self.classify(before)},
+            )
+        self._replay()
+        level: Level = "emergency" if self.overflow else self.classify(self.total())
+        target: int | None = None
+        reason: str | None = None
+        if level != "none":
+            mild_thr = math.floor(w * p.mild_ratio)
+            target = {
+                "mild": mild_thr,
+                "aggressive": math.floor(w * p.aggressive_ratio),
+                "emergency": math.floor(w * p.emergency_target_ratio),
+            }[level]
+            if self.overflow:  # our count was too low: cut at least a fifth of it
+                target = min(target, math.floor(self.total() * 0.8))
+            await self._mild(mild_thr)
+            if level != "mild" and self.total() >= target:
+                await self._cut(target, level)
+            if level == "emergency" and self.total() >= target:
+                await self._truncate(target)
+            if self.total() >= target:
+                reason = self._why(level, target)
+        return CompactionResult(
+            self._output(), self.applied, before, self.total(), w, target,
+            references=tuple(dict.fromkeys(self.refs)),
+            entries=tuple(public_entry(e) for e in self.changed),
+            reason=reason,
+        )
+
+    def _raise_level(self, level: Level) -> None:
+        if _LEVELS.index(level) > _LEVELS.index(self.applied):
+            self.applied = level
+
+    def _set(self, i: int, edits: dict[int, Block]) -> None:
+        v = self.view
+        v.edits[i].update(edits)
+        blocks = list(v.canon[i].content)
+        for b, block in v.edits[i].items():
+            blocks[b] = block
+        v.current[i] = dataclasses.replace(v.canon[i], content=tuple(blocks))
+        tokens = self.c._count(v.current[i])
+        if i not in v.cut:
+            v.sum += tokens - v.tokens[i]
+        v.tokens[i] = tokens
+
+    def _changed(self, entry: Entry) -> None:
+        self.state.dirty = True
+        if entry not in self.changed:
+            self.changed.append(entry)
+
+    # ------------------------------------------------------------ replay
+
+    def _same(self, e: Entry, i: int, block: ToolResultBlock) -> bool:
+        """Is ``block`` (in message ``i``) the result ``e`` was recorded for? Cheap check first."""
+        return e.msg_fp == self.view.fps[i] or e.fp == _block_fp(block)
+
+    def _replay(self) -> None:
+        v, st = self.view, self.state
+        cut = st.cut
+        if cut is not None and cut.upto <= len(v.canon) and _digest(v.fps[: cut.upto]) == cut.digest:
+            v.add_cut(cut.positions)
+            v.summary_tokens = self.c._count(Message("user", (TextBlock(cut.text),)))
+            self.cut_replayed = True
+        for i, msg in enumerate(v.canon):
+            if i in v.cut:
+                continue
+            edits: dict[int, Block] = {}
+            for b, block in enumerate(msg.content):
+                if isinstance(block, ToolResultBlock):
+                    e = st.entries.get(normalise_id(block.id))
+                    if e and e.status == "mild" and e.text and not _marked(block) and self._same(e, i, block):
+                        edits[b] = ToolResultBlock(block.id, block.name, (TextBlock(e.text),), block.is_error)
+                elif isinstance(block, ToolCallBlock):
+                    e = st.entries.get(normalise_id(block.id))
+                    partner = v.partner.get((i, b))
+                    if e and e.call_input is not None and partner is not None:
+                        result = v.canon[partner[0]].content[partner[1]]
+                        if isinstance(result, ToolResultBlock) and self._same(e, partner[0], result):
+                            edits[b] = ToolCallBlock(block.id, block.name, e.call_input)
+            trunc = st.truncations.get(v.fps[i])
+            if trunc:
+                edits.update({int(b): block_from_dict(d) for b, d in trunc["blocks"].items()})
+            if edits:
+                self._set(i, edits)
+
+    # ------------------------------------------------------------ summaries
+
+    async def _summaries(self, found: list[tuple[int, int, ToolResultBlock, str]]) -> None:
+        """Create entries (summary + score) for tool results that have none."""
+        v = self.view
+        missing = [f for f in found if f[3] not in self.state.entries]
+        if not missing:
+            return
+        exchanges = []
+        for i, b, block, _key in missing:
+            call = v.partner.get((i, b))
+            call_block = v.canon[call[0]].content[call[1]] if call else None
+            args = call_block.input if isinstance(call_block, ToolCallBlock) else {}
+            exchanges.append(ToolExchange(block.id, block.name, args, block))
+        recent = v.current[-6:]
+        answers: dict[str, CallSummary] = {}
+        for s in await self.c.summarizer.summarize_calls(exchanges, recent=recent):
+            answers.setdefault(s.id, s)
+        for (i, _b, block, key), ex in zip(missing, exchanges, strict=True):
+            s = answers.get(ex.id) or CallSummary(ex.id, ex.result_text[:300], 0, degraded=True)
+            entry = Entry(
+                key=key, id=block.id, tool=block.name, fp=_block_fp(block), msg_fp=v.fps[i], summary=s.summary,
+                score=s.score, degraded=s.degraded, tokens=self.c.counter.count(ex.result_text),
+            )
+            self.state.entries[key] = entry
+            self._changed(entry)
+
+    def _results(self, positions: Sequence[int]) -> list[tuple[int, int, ToolResultBlock, str]]:
+        """Unreplaced tool results at ``positions``, first occurrence of each id only."""
+        v, out, seen = self.view, [], set()
+        for i in positions:
+            for b, block in enumerate(v.current[i].content):
+                if not isinstance(block, ToolResultBlock) or b in v.edits[i] or _marked(block):
+                    continue
+                key = normalise_id(block.id)
+                if key in seen:
+                    continue
+                seen.add(key)
+                e = self.state.entries.get(key)
+                if e is not None and not self._same(e, i, block):
+                    continue  # a different result reusing a recorded id: recorded once, left alone
+                out.append((i, b, block, key))
+        return out
+
+    async def _collect(self) -> None:
+        await self._summaries(self._results(range(len(self.view.canon))))
+
+    # ------------------------------------------------------------ mild
+
+    async def _mild(self, threshold: int) -> None:
+        if self.total() < threshold:
+            return
+        v, st = self.view, self.state
+        n = len(v.canon)
+        protect_from = n - math.ceil(n * self.policy.protect_recent_ratio)
+        found = self._results([i for i in range(protect_from) if i not in v.cut])
+        found = [f for f in found if st.entries.get(f[3]) is None or st.entries[f[3]].status == "collected"]
+        await self._summaries(found)
+        order = sorted(found, key=lambda f: (-st.entries[f[3]].score, f[0], f[1]))
+        calls: list[tuple[int, int, Entry]] = []
+        ref_guess = len(str(getattr(self.c.offloader, "workdir", ""))) + 64
+        while order and self.total() >= threshold:
+            # Pick by estimated saving, offload the picks concurrently, then apply exactly.
+            estimate, picked, rest = self.total(), [], []
+            for cand in order:
+                e = st.entries[cand[3]]
+                saving = e.tokens - self.c.counter.count(e.summary) - ref_guess // 3 - 8
+                if estimate < threshold or e.degraded or saving <= 0:
+                    if not (e.degraded or saving <= 0):
+                        rest.append(cand)
+                    continue
+                picked.append(cand)
+                estimate -= saving
+            order = rest
+            if not picked:
+                break
+            refs = await self._offload_results([cand[2] for cand in picked])
+            for (i, b, block, key), ref in zip(picked, refs, strict=True):
+                e = st.entries[key]
+                calls.extend(self._replace_result(i, b, block, e, ref))
+        if calls:
+            await self._compact_calls(calls)
+
+    async def _offload_results(self, blocks: list[ToolResultBlock]) -> list[str]:
+        """Offload tool results concurrently (remote workspaces pay a round trip each)."""
+        refs: list[str] = [""] * len(blocks)
+        limiter = anyio.CapacityLimiter(_OFFLOAD_CONCURRENCY)
+
+        async def one(k: int) -> None:
+            async with limiter:
+                refs[k] = await self.c.offloader.offload_tool_result(self.sid, blocks[k])
+
+        async with anyio.create_task_group() as tg:
+            for k in range(len(blocks)):
+                tg.start_soon(one, k)
+        return refs
+
+    def _replace_result(
+        self, i: int, b: int, block: ToolResultBlock, e: Entry, ref: str
+    ) -> list[tuple[int, int, Entry]]:
+        """Swap a result for marker + summary; returns its call if its arguments need shortening."""
+        v = self.view
+        text = f"{MILD_MARKER}{ref}]\n{e.summary}"
+        self._set(i, {b: ToolResultBlock(block.id, block.name, (TextBlock(text),), block.is_error)})
+        self.refs.append(ref)
+        e.status, e.ref, e.text = "mild", ref, text
+        self._changed(e)
+        self._raise_level("mild")
+        call = v.partner.get((i, b))
+        if call is not None:
+            call_block = v.current[call[0]].content[call[1]]
+            if isinstance(call_block, ToolCallBlock) and _args_len(call_block) > self.policy.large_arguments_chars:
+                return [(call[0], call[1], e)]
+        return []
+
+    async def _compact_calls(self, calls: list[tuple[int, int, Entry]]) -> None:
+        """Log the original calls to ``context.jsonl``, then shorten their long arguments."""
+        v = self.view
+        positions = sorted({ci for ci, _cb, _e in calls})
+        ref = await self.c.offloader.offload_context(self.sid, [v.current[ci] for ci in positions])
+        self.refs.append(ref)
+        for ci, cb, e in calls:
+            call_block = v.current[ci].content[cb]
+            assert isinstance(call_block, ToolCallBlock)
+            e.call_input = _compact_args(call_block.input, ref)
+            self._set(ci, {cb: ToolCallBlock(call_block.id, call_block.name, e.call_input)})
+
+    # ------------------------------------------------------------ cut
+
+    def _protected(self) -> set[int]:
+        v = self.view
+        n = len(v.canon)
+        keep = {i for i, m in enumerate(v.canon) if m.role == "system"}
+        users = [i for i, m in enumerate(v.canon) if _is_user_turn(m)]
+        if users:
+            keep.add(users[-1])
+        keep.update(range(max(0, n - self.policy.min_messages_kept), n))
+        return keep
+
+    async def _cut(self, target: int, level: Level) -> None:
+        v, st = self.view, self.state
+        protected = self._protected()
+        spans = [s for s in v.spans(0) if not any(p in protected for p in range(s[0], s[1] + 1))]
+        bodies = list(st.cut.bodies) if (st.cut and self.cut_replayed) else []
+        reserve = self.policy.summary_chars // 3
+        while self.total() >= target:
+            estimate = self.total() - v.summary_tokens + reserve
+            chosen: list[int] = []
+            for a, z in spans:
+                if estimate < target:
+                    break
+                fresh = [p for p in range(a, z + 1) if p not in v.cut]
+                chosen.extend(fresh)
+                estimate -= sum(v.tokens[p] for p in fresh)
+            if not chosen:
+                return
+            moved = [v.current[p] for p in chosen]
+            await self._summaries(self._results(chosen))
+            ref = await self.c.offloader.offload_context(self.sid, moved)
+            self.refs.append(ref)
+            bodies.append(await self.c.summarizer.summarize_span(moved))
+            v.add_cut(chosen)
+            for p in chosen:
+                for block in v.current[p].content:
+                    e = st.entries.get(normalise_id(block.id)) if isinstance(block, ToolResultBlock) else None
+                    if e is not None and e.status != "deleted":
+                        e.status, e.ref = "deleted", e.ref or ref
+                        self._changed(e)
+            positions = sorted(v.cut)
+            upto = positions[-1] + 1
+            text = self._summary_text(ref, len(positions), bodies)
+            st.cut = Cut(positions, upto, _digest(v.fps[:upto]), ref, bodies, text)
+            st.dirty = True
+            v.summary_tokens = self.c._count(Message("user", (TextBlock(text),)))
+            self._raise_level(level)
+
+    def _summary_text(self, ref: str, count: int, bodies: list[str]) -> str:
+        header = (
+            f"{SUMMARY_MARKER}{ref}]\n{count} earlier messages were moved to this file (one JSON "
+            "message per line); search it with Grep or read it with Read when you need them.\n"
+        )
+        body = "\n".join(bodies)
+        room = self.policy.summary_chars - len(header)
+        if len(body) > room:
+            body = "…" + body[-(room - 1) :]
+        return header + body
+
+    # ------------------------------------------------------------ truncate
+
+    async def _truncate(self, target: int) -> None:
+        v = self.view
+        order = sorted(
+            (i for i in range(len(v.canon)) if i not in v.cut and v.canon[i].role != "system"),
+            key=lambda i: (-v.tokens[i], i),
+        )
+        for i in order:
+            excess = self.total() - target + 1
+            if excess <= 0:
+                return
+            await self._truncate_message(i, excess)
+
+    async def _truncate_message(self, i: int, excess: int) -> None:
+        v, st, c = self.view, self.state, self.c
+        msg = v.current[i]
+        sizes = []
+        for b, block in enumerate(msg.content):
+            if isinstance(block, TextBlock):
+                sizes.append((c.counter.count(block.text), b))
+            elif isinstance(block, ToolResultBlock) and not _marked(block):
+                sizes.append((c.counter.count(block.text()), b))
+            elif isinstance(block, ToolCallBlock) and _args_len(block) > self.policy.large_arguments_chars:
+                sizes.append((c.counter.count(json.dumps(block.input, default=str)), b))
+        edits: dict[int, Block] = {}
+        original_ref: str | None = None
+        mid = v.canon[i].id or f"truncated-{v.fps[i][:16]}"
+        remaining = excess
+        for size, b in sorted(sizes, reverse=True):
+            if remaining <= 0 or size <= _MIN_TRUNCATED_TOKENS:
+                break
+            keep = max(size - remaining, _MIN_TRUNCATED_TOKENS)
+            block = msg.content[b]
+            new: Block
+            if isinstance(block, ToolResultBlock):
+                ref = await c.offloader.offload_tool_result(self.sid, block)
+                text = block.text()
+                new_text = f"{TRUNCATED_MARKER}tool result | ref: {ref} | {len(text)} chars]\n{self._head(text, keep)}"
+                new = ToolResultBlock(block.id, block.name, (TextBlock(new_text),), block.is_error)
+                self._truncated_entry(block, ref, new_text)
+            else:
+                if original_ref is None:
+                    original = dataclasses.replace(v.canon[i], id=mid)
+                    original_ref = await c.offloader.offload_context(self.sid, [original])
+                    self.refs.append(original_ref)
+                ref = original_ref
+                if isinstance(block, TextBlock):
+                    head = self._head(block.text, keep)
+                    new = TextBlock(
+                        f"{TRUNCATED_MARKER}message | original: {ref} (message id {mid}) | "
+                        f"{len(block.text)} chars]\n{head}"
+                    )
+                else:
+                    assert isinstance(block, ToolCallBlock)
+                    new = ToolCallBlock(block.id, block.name, _compact_args(block.input, ref))
+            self.refs.append(ref)
+            edits[b] = new
+            remaining -= size - c.counter.count(_render(Message(msg.role, (new,)))[0])
+        if edits:
+            self._set(i, edits)
+            trunc = st.truncations.setdefault(v.fps[i], {"blocks": {}})
+            trunc["blocks"].update({str(b): block_to_dict(blk) for b, blk in edits.items()})
+            st.dirty = True
+            self._raise_level("emergency")
+
+    def _truncated_entry(self, block: ToolResultBlock, ref: str, text: str) -> None:
+        key = normalise_id(block.id)
+        e = self.state.entries.get(key)
+        if e is None:
+            e = Entry(key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0)
+            self.state.entries[key] = e
+        e.status, e.ref, e.text = "truncated", ref, text
+        self._changed(e)
+
+    def _head(self, text: str, tokens: int) -> str:
+        chars = min(len(text), tokens * 3)
+        while chars > 0 and self.c.counter.count(text[:chars]) > tokens:
+            chars = int(chars * 0.8)
+        return text[:chars]
+
+    # ------------------------------------------------------------ output
+
+    def _why(self, level: Level, target: int) -> str:
+        v = self.view
+        total = self.total()
+        if level == "mild":
+            return (
+                f"mild compaction stopped at {total} tokens (target {target}): no more replaceable tool "
+                f"results outside the newest {self.policy.protect_recent_ratio:.0%} of messages "
+                "(degraded summaries are never used)"
+            )
+        protected = self._protected()
+        held = sum(v.tokens[i] for i in protected if i not in v.cut)
+        return (
+            f"{level} compaction stopped at {total} tokens (target {target}): the messages it may not "
+            f"remove (system, the last user message, the newest {self.policy.min_messages_kept} and their "
+            f"tool pairs) hold {held} tokens, plus {self.overhead} tokens of system overhead"
+        )
+
+    def _output(self) -> list[Any]:
+        v, out = self.view, []
+        first = min(v.cut) if v.cut else None
+        for i, original in enumerate(v.originals):
+            if i in v.cut:
+                if i == first:
+                    out.append(self._summary_message(original))
+                continue
+            out.append(_shape.rebuild(original, v.canon[i], v.edits[i]) if v.edits[i] else original)
+        return out
+
+    def _summary_message(self, like: Any) -> Any:
+        cut = self.state.cut
+        assert cut is not None
+        return _shape.text_message(like, "user", cut.text, self.view.originals, ident=f"compaction-{cut.digest[:16]}")
+
+
+def _block_fp(block: Block) -> str:
+    return _fingerprint(block_to_dict(block))
+
+
+def _args_len(block: ToolCallBlock) -> int:
+    return len(json.dumps(block.input, ensure_ascii=False, default=str))

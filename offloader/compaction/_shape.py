@@ -1,0 +1,165 @@
+"""Shape-preserving builders: edit a message in the caller's own format.
+
+The compactor reasons on canonical :class:`~offloader.messages.Message` objects
+but must hand back what it was given. :func:`rebuild` takes the caller's
+original message, its canonical form and replacements keyed by canonical block
+index, and returns a *new* object of the original's kind (OpenAI, Anthropic or
+Strands dict, AgentScope ``Msg``, canonical ``Message``) with only those blocks
+changed. The original is never mutated. :func:`text_message` builds a new text
+message (the cut summary) in the dialect of the conversation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from offloader.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
+
+__all__ = ["rebuild", "text_message"]
+
+
+def _is_pydantic(obj: Any) -> bool:
+    return hasattr(obj, "model_dump") and not isinstance(obj, Mapping)
+
+
+def rebuild(original: Any, canonical: Message, replacements: Mapping[int, Block]) -> Any:
+    """A copy of ``original`` with canonical blocks ``replacements`` swapped in."""
+    if not replacements:
+        return original
+    if isinstance(original, Message):
+        blocks = list(original.content)
+        for index, block in replacements.items():
+            blocks[index] = block
+        return dataclasses.replace(original, content=tuple(blocks))
+    if _is_pydantic(original):
+        content = list(original.content)
+        for index, block in replacements.items():
+            content[index] = _element(content[index], block)
+        return original.model_copy(update={"content": content})
+    if isinstance(original, Mapping):
+        return _rebuild_dict(original, canonical, replacements)
+    raise TypeError(f"cannot rebuild a message of type {type(original).__name__}")
+
+
+def _rebuild_dict(original: Mapping[str, Any], canonical: Message, replacements: Mapping[int, Block]) -> dict[str, Any]:
+    out = dict(original)
+    if original.get("role") == "tool" and "tool_call_id" in original:  # OpenAI tool message
+        block = replacements[0]
+        assert isinstance(block, ToolResultBlock)
+        out["content"] = block.text() if isinstance(original.get("content"), str | None) else _text_parts(block)
+        return out
+    content = original.get("content")
+    if isinstance(content, str):
+        n_content = 1 if content else 0
+    elif content is None:
+        n_content = 0
+    elif isinstance(content, Sequence):
+        n_content = len(content)
+    else:
+        n_content = 1
+    new_content: Any = content
+    if any(i < n_content for i in replacements):
+        if isinstance(content, str):
+            block = replacements[0]
+            new_content = block.text if isinstance(block, TextBlock) else _element(content, block)
+        elif isinstance(content, Sequence):
+            items = list(content)
+            for index, block in replacements.items():
+                if index < n_content:
+                    items[index] = _element(items[index], block)
+            new_content = items
+        else:
+            new_content = _element(content, replacements[0])
+        out["content"] = new_content
+    calls = [(i - n_content, b) for i, b in replacements.items() if i >= n_content]
+    if calls:
+        tool_calls = list(original.get("tool_calls") or ())
+        for index, block in calls:
+            assert isinstance(block, ToolCallBlock)
+            entry = dict(tool_calls[index])
+            fn = dict(entry.get("function") or {})
+            fn["arguments"] = json.dumps(block.input, ensure_ascii=False)
+            entry["function"] = fn
+            tool_calls[index] = entry
+        out["tool_calls"] = tool_calls
+    return out
+
+
+def _text_parts(block: ToolResultBlock) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": block.text()}]
+
+
+def _element(orig: Any, new: Block) -> Any:
+    """Rebuild one content element in ``orig``'s dialect from canonical ``new``."""
+    if isinstance(orig, TextBlock | ToolCallBlock | ToolResultBlock) or dataclasses.is_dataclass(orig):
+        return new
+    if isinstance(new, TextBlock):
+        if isinstance(orig, str):
+            return new.text
+        if _is_pydantic(orig):
+            field = "thinking" if getattr(orig, "type", None) == "thinking" else "text"
+            return orig.model_copy(update={field: new.text})
+        if isinstance(orig, Mapping):
+            if orig.get("type") == "thinking":
+                return {**orig, "thinking": new.text}
+            if "type" in orig:
+                return {**orig, "text": new.text}
+            return {"text": new.text}
+    if isinstance(new, ToolCallBlock):
+        if _is_pydantic(orig):
+            return orig.model_copy(update={"input": json.dumps(new.input, ensure_ascii=False)})
+        if isinstance(orig, Mapping):
+            if "toolUse" in orig:
+                return {**orig, "toolUse": {**orig["toolUse"], "input": new.input}}
+            if isinstance(orig.get("input"), str):
+                return {**orig, "input": json.dumps(new.input, ensure_ascii=False)}
+            return {**orig, "input": new.input}
+    if isinstance(new, ToolResultBlock):
+        text = new.text()
+        if _is_pydantic(orig):
+            return orig.model_copy(update={"output": text})
+        if isinstance(orig, Mapping):
+            if isinstance(orig.get("toolResult"), Mapping):
+                return {**orig, "toolResult": {**orig["toolResult"], "content": [{"text": text}]}}
+            if "toolUseId" in orig:
+                return {**orig, "content": [{"text": text}]}
+            key = "output" if "output" in orig and "tool_use_id" not in orig else "content"
+            value = orig.get(key)
+            return {**orig, key: text if isinstance(value, str | None) else [{"type": "text", "text": text}]}
+    raise TypeError(f"cannot rebuild content element {type(orig).__name__} as {type(new).__name__}")
+
+
+def _is_strands(messages: Sequence[Any]) -> bool:
+    """True when the first message with block content uses Strands blocks (no ``type`` key)."""
+    for msg in messages:
+        content = msg.get("content") if isinstance(msg, Mapping) else None
+        if isinstance(content, list):
+            for item in content:
+                if isinstance(item, Mapping):
+                    return "type" not in item
+    return False
+
+
+def text_message(like: Any, role: str, text: str, conversation: Sequence[Any] = (), *, ident: str = "") -> Any:
+    """A new text message shaped like ``like`` (and the rest of ``conversation``).
+
+    ``ident`` is used where the shape needs ids (AgentScope), so the same
+    summary always builds the same object.
+    """
+    if isinstance(like, Message):
+        return Message(role=role, content=(TextBlock(text),))
+    if _is_pydantic(like):
+        stamp = getattr(like, "created_at", None)
+        block: dict[str, Any] = {"type": "text", "text": text, "id": f"{ident}-text"}
+        msg: dict[str, Any] = {"name": "compactor", "role": role, "content": [block], "id": ident}
+        if stamp is not None:
+            block["created_at"] = msg["created_at"] = stamp
+        return type(like).model_validate(msg)
+    if isinstance(like, Mapping):
+        if _is_strands(conversation or [like]):
+            return {"role": role, "content": [{"text": text}]}
+        return {"role": role, "content": text}
+    raise TypeError(f"cannot build a message shaped like {type(like).__name__}")

@@ -1,0 +1,223 @@
+"""The multi-level context compactor.
+
+``await ContextCompactor(workspace).compact(session_id, messages)`` keeps a
+conversation under the model's window without losing anything: whatever leaves
+the context is first written to the workspace and named by reference.
+
+* **mild** -- old tool results (outside the newest 30 %) become
+  ``[Offloaded tool result | ref: PATH]`` + a summary, most replaceable first,
+  only as many as needed; the paired call's long arguments are shortened
+  (id and name kept) after the original call is logged to ``context.jsonl``.
+* **aggressive** -- the oldest messages go to ``context.jsonl`` and are replaced
+  by one summary message naming it; system messages, the last user message and
+  the newest ``min_messages_kept`` stay; a cut never separates a tool call from
+  its result.
+* **emergency** -- the same cut down to the emergency target, then giant
+  messages are truncated in place, their originals offloaded first.
+
+Every decision is kept in ``sessions/{sid}/state.json`` and replayed on the next
+call, so ``history + new turn`` compacts to the previous output plus the new
+turn (prompt caches survive) and a new process continues where the last left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import anyio
+
+from offloader import tokens as _tokens
+from offloader.convert import message_to_dict, to_message
+from offloader.messages import Message
+from offloader.naming import safe_name
+from offloader.protocol import Offloader
+from offloader.tokens import HeuristicCounter, TokenCounter
+
+from ._run import _CACHE_LIMIT, _MESSAGE_OVERHEAD, _fingerprint, _render, _Run, dict_fingerprint, public_entry
+from ._state import Entry, SessionState
+from .policy import CompactionEntry, CompactionPolicy, CompactionResult
+from .summarizers import ExtractiveSummarizer, Summarizer
+
+__all__ = ["ContextCompactor"]
+
+_log = logging.getLogger(__name__)
+
+class ContextCompactor:
+    """Keeps a conversation under ``window`` tokens; see the module docstring.
+
+    ``offloader`` is any :class:`~offloader.protocol.Offloader`; when it also has
+    ``read_bytes``/``write_bytes`` (every workspace does) the state persists in
+    ``sessions/{sid}/state.json`` and ledger lines go to ``ledger.jsonl``.
+    ``counter`` defaults to the package's default counter (tiktoken when
+    available). ``summarizer`` defaults to :class:`ExtractiveSummarizer`.
+    ``mode="collect"`` only records summaries in the ledger and never changes
+    messages.
+    """
+
+    def __init__(
+        self,
+        offloader: Offloader,
+        window: int = 200_000,
+        counter: TokenCounter | None = None,
+        policy: CompactionPolicy | None = None,
+        summarizer: Summarizer | None = None,
+        mode: Literal["compress", "collect"] = "compress",
+    ) -> None:
+        if not isinstance(offloader, Offloader):
+            raise TypeError(f"offloader must implement the Offloader protocol, got {type(offloader).__name__}")
+        if not isinstance(window, int) or isinstance(window, bool) or window <= 0:
+            raise ValueError(f"window must be a positive int, got {window!r}")
+        if mode not in ("compress", "collect"):
+            raise ValueError(f"mode must be 'compress' or 'collect', got {mode!r}")
+        self.offloader = offloader
+        self.window = window
+        self.counter: TokenCounter = counter if counter is not None else _default_counter()
+        self.policy = policy if policy is not None else CompactionPolicy()
+        self.summarizer: Summarizer = summarizer if summarizer is not None else ExtractiveSummarizer()
+        self.mode = mode
+        self._tokens: dict[str, int] = {}
+        self._known: dict[str, tuple[Message, int]] = {}
+        self._states: dict[str, SessionState] = {}
+        self._locks: dict[str, anyio.Lock] = {}
+
+    # ------------------------------------------------------------ public
+
+    async def compact(
+        self,
+        session_id: str,
+        messages: Sequence[Any],
+        *,
+        system_tokens: int | None = None,
+        overflow: bool = False,
+    ) -> CompactionResult:
+        """Compact ``messages`` for ``session_id``; returns a new list in the same shape.
+
+        ``system_tokens``: tokens of the system prompt and tool schemas sent
+        besides ``messages`` (default: ``system_overhead_ratio`` of the window).
+        ``overflow=True``: the model just rejected the context as too long, so
+        emergency compaction runs whatever the count says.
+        """
+        if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+            raise TypeError(f"messages must be a list of messages, got {type(messages).__name__}")
+        if system_tokens is not None and (not isinstance(system_tokens, int) or system_tokens < 0):
+            raise ValueError(f"system_tokens must be a non-negative int, got {system_tokens!r}")
+        safe_name(session_id)  # validates the id before anything is written
+        originals = list(messages)
+        prepared = [self._prepare(m) for m in originals]
+        canon = [p[0] for p in prepared]
+        fps = [p[1] for p in prepared]
+        tokens = [p[2] for p in prepared]
+        lock = self._locks.setdefault(session_id, anyio.Lock())
+        async with lock:
+            state = await self._load(session_id)
+            run = _Run(self, session_id, state, originals, canon, fps, tokens, system_tokens, overflow)
+            result = await run.execute()
+            await self._persist(session_id, state, run.changed)
+        return result
+
+    async def state(self, session_id: str) -> list[CompactionEntry]:
+        """The entries recorded for a session (loaded from the workspace if needed)."""
+        state = await self._load(session_id)
+        return [public_entry(e) for e in state.entries.values()]
+
+    # ------------------------------------------------------------ tokens
+
+    def _prepare(self, obj: Any) -> tuple[Message, str, int]:
+        """Canonical form, fingerprint and tokens of a caller's message, cached by content.
+
+        The fingerprint hashes the caller's own object (no conversion), so a
+        message seen before costs one serialisation and one hash per turn.
+        """
+        if isinstance(obj, Mapping):
+            fp = dict_fingerprint(obj)
+        elif isinstance(obj, Message):
+            fp = _fingerprint(message_to_dict(obj))
+        elif hasattr(obj, "model_dump_json"):
+            fp = _fingerprint(obj.model_dump_json())
+        else:
+            fp = ""
+        hit = self._known.get(fp) if fp else None
+        if hit is None:
+            msg = to_message(obj)  # raises TypeError naming the accepted shapes
+            fp = fp or _fingerprint(message_to_dict(msg))
+            hit = (msg, self._count(msg, "m" + fp))
+            if len(self._known) >= _CACHE_LIMIT:
+                self._known.clear()
+            self._known[fp] = hit
+        return hit[0], fp, hit[1]
+
+    def _count(self, msg: Message, fp: str | None = None) -> int:
+        key = fp if fp is not None else _fingerprint(message_to_dict(msg))
+        cached = self._tokens.get(key)
+        if cached is None:
+            text, media = _render(msg)
+            cached = self.counter.count(text) + media + _MESSAGE_OVERHEAD
+            if len(self._tokens) >= _CACHE_LIMIT:
+                self._tokens.clear()
+            self._tokens[key] = cached
+        return cached
+
+    # ------------------------------------------------------------ persistence
+
+    def _path(self, session_id: str, name: str) -> str:
+        return f"sessions/{safe_name(session_id)}/{name}"
+
+    async def _load(self, session_id: str) -> SessionState:
+        state = self._states.get(session_id)
+        if state is not None:
+            return state
+        state = SessionState()
+        read = getattr(self.offloader, "read_bytes", None)
+        if read is not None:
+            try:
+                raw = await read(self._path(session_id, "state.json"))
+            except FileNotFoundError:
+                raw = None
+            if raw is not None:
+                try:
+                    state = SessionState.from_json(raw)
+                except ValueError as exc:
+                    # Keep the unreadable file for inspection; start over (nothing is lost:
+                    # every reference it named is still in the workspace).
+                    _log.warning("session %r: %s; starting a fresh compaction state", session_id, exc)
+                    bad = f"state.json.invalid-{hashlib.sha256(raw).hexdigest()[:12]}"
+                    await self.offloader.write_bytes(self._path(session_id, bad), raw)  # type: ignore[attr-defined]
+        self._states[session_id] = state
+        return state
+
+    async def _persist(self, session_id: str, state: SessionState, changed: list[Entry]) -> None:
+        if changed and hasattr(self.offloader, "_append"):
+            lines = []
+            for e in changed:
+                record = {
+                    "time": round(time.time(), 3),
+                    "kind": "compaction",
+                    "ref": e.ref,
+                    "tool": e.tool,
+                    "tool_id": e.id,
+                    "tokens": e.tokens,
+                    "summary": e.summary,
+                    "score": e.score,
+                    "status": e.status,
+                    "degraded": e.degraded,
+                }
+                lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
+            data = ("\n".join(lines) + "\n").encode("utf-8")
+            await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
+        if state.dirty and hasattr(self.offloader, "write_bytes"):
+            await self.offloader.write_bytes(self._path(session_id, "state.json"), state.to_json())  # type: ignore[attr-defined]
+        state.dirty = False
+
+
+def _default_counter() -> TokenCounter:
+    factory = getattr(_tokens, "default_counter", None)
+    if callable(factory):
+        counter: TokenCounter = factory()
+        return counter
+    return HeuristicCounter()
+
