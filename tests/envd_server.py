@@ -126,6 +126,7 @@ class EnvdServer:
         self._faults: list[_Fault] = []
         self._lock = threading.Lock()
         self._procs: dict[int, _Proc] = {}
+        self._kill_next = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -195,6 +196,11 @@ class EnvdServer:
     def count(self, predicate: Callable[[RecordedRequest], bool] | None = None) -> int:
         with self._lock:
             return sum(1 for r in self.requests if predicate is None or predicate(r))
+
+    def kill_next(self, times: int = 1) -> None:
+        """SIGKILL the next ``times`` processes right after they start (a command killed mid-way)."""
+        with self._lock:
+            self._kill_next += times
 
     def running_pids(self) -> list[int]:
         return [pid for pid, p in list(self._procs.items()) if p.process.returncode is None]
@@ -450,7 +456,9 @@ class _ProcessService(Process):
     def __init__(self, server: EnvdServer) -> None:
         self._s = server
 
-    async def start(self, request: proc_pb.StartRequest, ctx: RequestContext[Any, Any]) -> AsyncIterator[proc_pb.StartResponse]:
+    async def start(
+        self, request: proc_pb.StartRequest, ctx: RequestContext[Any, Any]
+    ) -> AsyncIterator[proc_pb.StartResponse]:
         config = request.process or proc_pb.ProcessConfig()
         cwd = self._s.host(config.cwd if config.has_field("cwd") and config.cwd else HOME)
         if not cwd.is_dir():
@@ -477,6 +485,10 @@ class _ProcessService(Process):
             raise ConnectError(Code.INTERNAL, f"error starting process: {exc}") from exc
         proc = _Proc(process, config, request.tag if request.has_field("tag") else None)
         self._s._procs[process.pid] = proc
+        with self._s._lock:
+            doomed, self._s._kill_next = self._s._kill_next > 0, max(0, self._s._kill_next - 1)
+        if doomed:
+            _signal(process, signal.SIGKILL)
         deadline = ctx.timeout_ms
         pump = asyncio.ensure_future(self._pump(proc, deadline / 1000 if deadline else None))
         try:
@@ -516,10 +528,12 @@ class _ProcessService(Process):
 
     def _find(self, selector: proc_pb.ProcessSelector | None) -> _Proc:
         chosen = selector.selector if selector is not None else None
+        if chosen is None:
+            raise ConnectError(Code.INVALID_ARGUMENT, "no process selector")
         for pid, proc in self._s._procs.items():
-            if chosen is not None and ((chosen.field == "pid" and chosen.value == pid) or (chosen.field == "tag" and chosen.value == proc.tag)):
+            if (chosen.field, chosen.value) in (("pid", pid), ("tag", proc.tag)) and proc.process.returncode is None:
                 return proc
-        raise ConnectError(Code.NOT_FOUND, f"process with {chosen.field if chosen else 'pid'} {chosen.value if chosen else ''} not found")
+        raise ConnectError(Code.NOT_FOUND, f"process with {chosen.field} {chosen.value} not found")
 
     async def list(self, request: proc_pb.ListRequest, ctx: RequestContext[Any, Any]) -> proc_pb.ListResponse:
         return proc_pb.ListResponse(
@@ -530,7 +544,9 @@ class _ProcessService(Process):
             ]
         )
 
-    async def send_signal(self, request: proc_pb.SendSignalRequest, ctx: RequestContext[Any, Any]) -> proc_pb.SendSignalResponse:
+    async def send_signal(
+        self, request: proc_pb.SendSignalRequest, ctx: RequestContext[Any, Any]
+    ) -> proc_pb.SendSignalResponse:
         proc = self._find(request.process)
         sig = {proc_pb.Signal.SIGKILL: signal.SIGKILL, proc_pb.Signal.SIGTERM: signal.SIGTERM}.get(request.signal)
         if sig is None:
@@ -538,7 +554,9 @@ class _ProcessService(Process):
         _signal(proc.process, sig)
         return proc_pb.SendSignalResponse()
 
-    async def send_input(self, request: proc_pb.SendInputRequest, ctx: RequestContext[Any, Any]) -> proc_pb.SendInputResponse:
+    async def send_input(
+        self, request: proc_pb.SendInputRequest, ctx: RequestContext[Any, Any]
+    ) -> proc_pb.SendInputResponse:
         proc = self._find(request.process)
         if proc.process.stdin is None:
             raise ConnectError(Code.FAILED_PRECONDITION, "stdin not enabled or closed")
@@ -548,7 +566,9 @@ class _ProcessService(Process):
             await proc.process.stdin.drain()
         return proc_pb.SendInputResponse()
 
-    async def close_stdin(self, request: proc_pb.CloseStdinRequest, ctx: RequestContext[Any, Any]) -> proc_pb.CloseStdinResponse:
+    async def close_stdin(
+        self, request: proc_pb.CloseStdinRequest, ctx: RequestContext[Any, Any]
+    ) -> proc_pb.CloseStdinResponse:
         proc = self._find(request.process)
         if proc.process.stdin is not None:
             proc.process.stdin.close()

@@ -82,7 +82,8 @@ _SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _EXIT_OUTSIDE, _EXIT_MISSING, _EXIT_ISDIR, _EXIT_IO = 91, 92, 93, 94
 
 _PRELUDE = rf"""R=$(pwd -P) || exit {_EXIT_IO}
-_in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;; *) printf 'outside the workdir: %s\n' "$1" >&2; exit {_EXIT_OUTSIDE};; esac; }}
+_in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;;
+  *) printf 'outside the workdir: %s\n' "$1" >&2; exit {_EXIT_OUTSIDE};; esac; }}
 """
 
 # Commit a decoded temp file ($2) to its target ($1); $3 = 1 for exclusive. Prints 1 (written) or 0 (existed).
@@ -167,7 +168,7 @@ class E2BWorkspace(Workspace):
             try:
                 self._sandbox = await AsyncSandbox.create(template=self._template, **options)
             except Exception as exc:
-                raise BackendUnavailable(f"cannot create an E2B sandbox from template {self._template!r}: {exc}") from exc
+                raise BackendUnavailable(f"cannot create a sandbox from template {self._template!r}: {exc}") from exc
         await self._call(lambda: self._sandbox.files.make_dir(self.workdir, user=self._user))
 
     async def _close(self) -> None:
@@ -238,7 +239,10 @@ class E2BWorkspace(Workspace):
 
     async def _list(self, path: str) -> list[FileInfo]:
         q = shlex.quote(path or ".")
-        script = f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {shlex.quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
+        script = (
+            f"_in {q}; [ -d {q} ] || exit 0\n"
+            f"printf '%s' {shlex.quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
+        )
         out = await self._script(script, path=path)
         found = []
         for record in out.split("\0"):
@@ -315,7 +319,8 @@ class E2BWorkspace(Workspace):
         pattern = "(?m)" + ("(?i)" if ignore_case else "") + regex_source
         script = (
             f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {shlex.quote(_MARK)}\n"
-            f"LC_ALL=C.UTF-8 timeout 20 grep -rlZ -z -a -P -e {shlex.quote(pattern)} -- {q}; c=$?; [ $c -le 1 ] || exit $c"
+            f"LC_ALL=C.UTF-8 timeout 20 grep -rlZ -z -a -P -e {shlex.quote(pattern)} -- {q}\n"
+            "c=$?; [ $c -le 1 ] || exit $c"
         )
         try:
             out = await self._script(script, path=path)
