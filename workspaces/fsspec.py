@@ -1,0 +1,424 @@
+"""FsspecWorkspace and FsspecStorage: offloaded content in any fsspec store.
+
+``FsspecWorkspace("s3://bucket/prefix")``, ``("memory://ws")``, ``("file:///tmp/ws")``
+... References are full URLs (``s3://bucket/prefix/sessions/...``); anything
+outside the URL prefix is refused. Filesystems with an async API (s3fs, gcsfs)
+are called through it when running on asyncio; others (and every filesystem
+under trio) run in worker threads.
+
+Writes: an object-store PUT is atomic; ``file://`` writes go to a temp file
+renamed into place. Exclusive writes use S3's conditional PUT (``If-None-Match:
+*``) through s3fs ``mode="create"``, a hard link on ``file://``, and an
+existence check under a lock on other stores (best effort across processes).
+
+Appends: object stores cannot append, and rewriting a growing ``context.jsonl``
+on every call would cost O(size) per append. Each append is a new numbered
+segment object written exclusively (``context.jsonl.d/000000000001``, ...), so
+an append is one PUT and concurrent writers never overwrite each other (a lost
+race retries with the next number). Reads, stats and listings present the
+segments as the single file ``context.jsonl``, so Read, Grep and retrieval see
+one coherent log. The trade-off: reading a log costs one LIST plus one GET per
+segment it touches, so logs with thousands of appends read slower than one
+object would; appends stay O(1).
+
+No commands run here (``exec`` raises UnsupportedOperation); Grep runs in-process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import os
+import re
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import fsspec
+import sniffio
+
+from offloader.naming import safe_name
+from offloader.storage import StoredContent
+
+from .base import FileInfo, Workspace
+from .errors import PathOutsideWorkspace, WorkspaceClosed
+
+__all__ = ["FsspecStorage", "FsspecWorkspace"]
+
+_SEGMENTS = ".d"
+_SEGMENT_RE = re.compile(r"^(.+)\.d/(\d{12})$")
+_TYPES_DIR = ".types"
+
+
+class _Fs:
+    """One fsspec filesystem: its async API on asyncio when it has one, worker threads otherwise."""
+
+    def __init__(self, url: str, options: dict[str, Any]) -> None:
+        protocol, _ = fsspec.core.split_protocol(url)
+        self.protocol = protocol or "file"
+        self.cls = fsspec.get_filesystem_class(self.protocol)
+        self.root = str(self.cls._strip_protocol(url)).rstrip("/")
+        self.options = {"skip_instance_cache": True, "use_listings_cache": False, **options}
+        self.is_async = False
+        self.is_local = self.protocol in ("file", "local")
+        self.fs: Any = None
+        self.lock = anyio.Lock()  # serialises check-then-write on stores without a conditional write
+
+    async def open(self) -> None:
+        self.is_async = bool(getattr(self.cls, "async_impl", False)) and sniffio.current_async_library() == "asyncio"
+        if self.is_async:
+            self.fs = self.cls(asynchronous=True, **self.options)
+            if hasattr(self.fs, "set_session"):
+                await self.fs.set_session()
+        else:
+            self.fs = await anyio.to_thread.run_sync(functools.partial(self.cls, **self.options))
+
+    async def close(self) -> None:
+        creator = getattr(self.fs, "_s3creator", None)
+        if self.is_async and creator is not None:
+            await creator.__aexit__(None, None, None)
+        self.fs = None
+
+    async def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if self.fs is None:
+            raise WorkspaceClosed("the filesystem is not open")
+        if self.is_async:
+            return await getattr(self.fs, "_" + name)(*args, **kwargs)
+        return await anyio.to_thread.run_sync(functools.partial(getattr(self.fs, name), *args, **kwargs))
+
+    async def put(self, path: str, data: bytes, *, exclusive: bool, **kwargs: Any) -> bool:
+        """Write one object atomically; with ``exclusive``, False if it already exists."""
+        if self.is_local:
+            return await anyio.to_thread.run_sync(_local_put, path, data, exclusive)
+        if self.protocol in ("s3", "s3a"):
+            try:
+                await self.call("pipe_file", path, data, mode="create" if exclusive else "overwrite", **kwargs)
+            except FileExistsError:
+                return False
+            return True
+        if not exclusive:
+            await self.call("pipe_file", path, data, **kwargs)
+            return True
+        async with self.lock:  # best effort: no conditional write on this store
+            if await self.call("exists", path):
+                return False
+            await self.call("pipe_file", path, data, **kwargs)
+            return True
+
+    async def find(self, path: str) -> dict[str, dict[str, Any]]:
+        try:
+            found = await self.call("find", path, detail=True)
+        except FileNotFoundError:
+            return {}
+        return {name.rstrip("/"): info for name, info in found.items() if info.get("type") == "file"}
+
+    async def info(self, path: str) -> dict[str, Any] | None:
+        try:
+            info: dict[str, Any] = await self.call("info", path)
+        except FileNotFoundError:
+            return None
+        return info
+
+
+def _local_put(path: str, data: bytes, exclusive: bool) -> bool:
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    if exclusive and os.path.lexists(path):
+        return False
+    tmp = os.path.join(folder, f".tmp-{secrets.token_hex(6)}")
+    with open(tmp, "xb") as f:
+        f.write(data)
+    try:
+        if exclusive:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                return False
+        else:
+            os.replace(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+    return True
+
+
+def _mtime(info: dict[str, Any]) -> float:
+    for key in ("mtime", "LastModified", "last_modified", "created", "updated"):
+        value = info.get(key)
+        if isinstance(value, datetime):
+            return value.timestamp()
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                continue
+    return 0.0
+
+
+class FsspecWorkspace(Workspace):
+    """Offloaded content under any fsspec URL; ``storage_options`` go to the filesystem."""
+
+    def __init__(self, url: str, **storage_options: Any) -> None:
+        if not isinstance(url, str) or not url:
+            raise ValueError("url must be a non-empty fsspec URL such as s3://bucket/prefix or memory://ws")
+        self._fs = _Fs(url, storage_options)
+        if not self._fs.root.strip("/"):
+            raise ValueError(f"{url!r} names the root of the store; give a bucket or folder")
+        super().__init__(url.rstrip("/"))
+        self._next_segment: dict[str, int] = {}
+
+    async def _open(self) -> None:
+        await self._fs.open()
+
+    async def _close(self) -> None:
+        await self._fs.close()
+
+    def _full(self, rel: str) -> str:
+        full = f"{self._fs.root}/{rel}" if rel else self._fs.root
+        if self._fs.is_local:
+            real_root = os.path.realpath(self._fs.root)
+            real = os.path.realpath(full)
+            if real != real_root and not real.startswith(real_root + os.sep):
+                raise PathOutsideWorkspace(f"{self.reference(rel)} resolves outside the workdir")
+        return full
+
+    def _rel(self, name: str) -> str:
+        root = self._fs.root.lstrip("/")
+        name = name.lstrip("/")
+        return name[len(root) + 1 :] if name.startswith(root + "/") else name
+
+    # ------------------------------------------------------------ segments of appended logs
+
+    async def _segments(self, rel: str) -> list[tuple[str, int, float]]:
+        found = await self._fs.find(self._full(rel) + _SEGMENTS)
+        segs = [(name, int(info.get("size") or 0), _mtime(info)) for name, info in found.items()]
+        return sorted(s for s in segs if _SEGMENT_RE.match(self._rel(s[0])))
+
+    async def _read_segments(self, segs: list[tuple[str, int, float]], start: int, end: int | None) -> bytes:
+        parts: list[tuple[str, int, int]] = []
+        pos = 0
+        for name, size, _ in segs:
+            lo, hi = max(start, pos), size + pos if end is None else min(end, size + pos)
+            if lo < hi:
+                parts.append((name, lo - pos, hi - pos))
+            pos += size
+        chunks: list[bytes] = [b""] * len(parts)
+
+        async def fetch(i: int, name: str, a: int, b: int) -> None:
+            chunks[i] = await self._fs.call("cat_file", name, start=a, end=b)
+
+        async with anyio.create_task_group() as tg:
+            for i, (name, a, b) in enumerate(parts):
+                tg.start_soon(fetch, i, name, a, b)
+        return b"".join(chunks)
+
+    # ------------------------------------------------------------ primitives
+
+    async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
+        full = self._full(path)
+        if end is not None and end <= start:
+            if await self._stat(path) is None:
+                raise FileNotFoundError(errno.ENOENT, "no such file", self.reference(path))
+            return b""
+        try:
+            data: bytes = await self._fs.call("cat_file", full, start=start, end=end)
+            return data
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # a range past the end of the object
+            if start > 0 and await self._stat(path) is not None:
+                return b""
+            raise exc
+        segs = await self._segments(path)
+        if not segs:
+            if await self._fs.find(full):
+                raise IsADirectoryError(errno.EISDIR, "is a directory", self.reference(path))
+            raise FileNotFoundError(errno.ENOENT, "no such file", self.reference(path))
+        return await self._read_segments(segs, start, end)
+
+    async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
+        results = [False] * len(files)
+
+        async def one(i: int, rel: str, data: bytes) -> None:
+            results[i] = await self._fs.put(self._full(rel), data, exclusive=exclusive)
+            if results[i] and not exclusive:
+                await self._drop_segments(rel)  # a full write replaces an appended log
+
+        async with anyio.create_task_group() as tg:
+            for i, (rel, data) in enumerate(files):
+                tg.start_soon(one, i, rel, data)
+        return results
+
+    async def _drop_segments(self, rel: str) -> None:
+        for name in (await self._fs.find(self._full(rel) + _SEGMENTS)):
+            await self._fs.call("rm_file", name)
+        self._next_segment.pop(rel, None)
+
+    async def _append(self, path: str, data: bytes) -> None:
+        n = self._next_segment.get(path)
+        if n is None:
+            n = await self._adopt_plain_object(path)
+        while True:
+            seg = f"{self._full(path)}{_SEGMENTS}/{n:012d}"
+            if await self._fs.put(seg, data, exclusive=True):
+                self._next_segment[path] = n + 1
+                return
+            segs = await self._segments(path)  # another writer took this number
+            n = max(n + 1, int(segs[-1][0][-12:]) + 1 if segs else 1)
+
+    async def _adopt_plain_object(self, path: str) -> int:
+        """Next free segment number; a plain object at ``path`` becomes segment 0 first."""
+        full = self._full(path)
+        info = await self._fs.info(full)
+        if info is not None and info.get("type") == "file":
+            data = await self._fs.call("cat_file", full)
+            await self._fs.put(f"{full}{_SEGMENTS}/{0:012d}", data, exclusive=True)
+            await self._fs.call("rm_file", full)
+        segs = await self._segments(path)
+        return int(segs[-1][0][-12:]) + 1 if segs else 1
+
+    async def _list(self, path: str) -> list[FileInfo]:
+        found = await self._fs.find(self._full(path))
+        files: dict[str, FileInfo] = {}
+        for name, info in found.items():
+            rel = self._rel(name)
+            size, mtime = int(info.get("size") or 0), _mtime(info)
+            seg = _SEGMENT_RE.match(rel)
+            if seg:
+                rel = seg.group(1)
+                prev = files.get(rel)
+                if prev is not None:
+                    size, mtime = prev.size + size, max(prev.mtime, mtime)
+            files[rel] = FileInfo(rel, size, mtime)
+        return sorted(files.values(), key=lambda f: f.path)
+
+    async def _stat(self, path: str) -> FileInfo | None:
+        if not path:
+            return None
+        info = await self._fs.info(self._full(path))
+        if info is not None and info.get("type") == "file":
+            return FileInfo(path, int(info.get("size") or 0), _mtime(info))
+        segs = await self._segments(path)
+        if not segs:
+            return None
+        return FileInfo(path, sum(s[1] for s in segs), max(s[2] for s in segs))
+
+    async def _remove(self, path: str, *, recursive: bool = False) -> None:
+        if not path:
+            raise PathOutsideWorkspace("refusing to remove the workdir itself")
+        full = self._full(path)
+        info = await self._fs.info(full)
+        if info is not None and info.get("type") == "file":
+            await self._fs.call("rm_file", full)
+        elif info is not None or await self._fs.find(full):
+            if not recursive and not await self._segments(path):
+                raise IsADirectoryError(errno.EISDIR, "is a directory", self.reference(path))
+            if recursive:
+                for name in await self._fs.find(full):
+                    await self._fs.call("rm_file", name)
+        await self._drop_segments(path)
+
+
+class FsspecStorage:
+    """A :class:`offloader.storage.Storage` in any fsspec store.
+
+    Each stored block is one object ``{url}/{key}-{random}``, so a store is one
+    PUT and nothing grows. The content type travels as the object's own
+    ``Content-Type`` on S3, and elsewhere in a per-object sidecar under
+    ``{url}/.types/`` (written once, never a shared index).
+    """
+
+    def __init__(self, url: str, **storage_options: Any) -> None:
+        if not isinstance(url, str) or not url:
+            raise ValueError("url must be a non-empty fsspec URL such as s3://bucket/prefix or memory://store")
+        self.url = url.rstrip("/")
+        self._fs = _Fs(url, storage_options)
+        if not self._fs.root.strip("/"):
+            raise ValueError(f"{url!r} names the root of the store; give a bucket or folder")
+        self._opened = False
+        self._lock = anyio.Lock()
+
+    @property
+    def _metadata_in_object(self) -> bool:
+        return self._fs.protocol in ("s3", "s3a")
+
+    async def _ready(self) -> None:
+        async with self._lock:
+            if not self._opened:
+                await self._fs.open()
+                self._opened = True
+
+    async def aclose(self) -> None:
+        """Release the store's connections (S3 sessions)."""
+        async with self._lock:
+            if self._opened:
+                await self._fs.close()
+                self._opened = False
+
+    def _name(self, reference: str) -> str:
+        if not isinstance(reference, str) or not reference.startswith(self.url + "/"):
+            raise KeyError(reference)
+        name = reference[len(self.url) + 1 :]
+        if not name or "/" in name or name in (".", "..", _TYPES_DIR) or "\x00" in name:
+            raise KeyError(reference)
+        return name
+
+    async def store(self, key: str, content: bytes, content_type: str = "text/plain") -> str:
+        """Write ``content`` as a new object; returns its URL (unique even if ``key`` repeats)."""
+        if not isinstance(content, (bytes, bytearray, memoryview)):
+            raise TypeError(f"content must be bytes, got {type(content).__name__}")
+        await self._ready()
+        name = f"{safe_name(str(key))}-{secrets.token_hex(6)}"
+        full = f"{self._fs.root}/{name}"
+        if self._metadata_in_object:
+            await self._fs.put(full, bytes(content), exclusive=False, ContentType=content_type)
+        else:
+            type_path = f"{self._fs.root}/{_TYPES_DIR}/{name}"
+            await self._fs.put(type_path, content_type.encode("utf-8"), exclusive=False)
+            await self._fs.put(full, bytes(content), exclusive=False)
+        return f"{self.url}/{name}"
+
+    async def retrieve(self, reference: str) -> StoredContent:
+        await self._ready()
+        name = self._name(reference)
+        full = f"{self._fs.root}/{name}"
+        try:
+            content: bytes = await self._fs.call("cat_file", full)
+        except FileNotFoundError:
+            raise KeyError(reference) from None
+        if self._metadata_in_object:
+            info = await self._fs.info(full) or {}
+            content_type = str(info.get("ContentType") or "application/octet-stream")
+        else:
+            try:
+                raw: bytes = await self._fs.call("cat_file", f"{self._fs.root}/{_TYPES_DIR}/{name}")
+                content_type = raw.decode("utf-8")
+            except FileNotFoundError:
+                content_type = "application/octet-stream"
+        return StoredContent(content, content_type)
+
+    async def delete(self, reference: str) -> None:
+        await self._ready()
+        try:
+            name = self._name(reference)
+        except KeyError:
+            return
+        for path in (f"{self._fs.root}/{name}", f"{self._fs.root}/{_TYPES_DIR}/{name}"):
+            with contextlib.suppress(FileNotFoundError):
+                await self._fs.call("rm_file", path)
+
+    async def list(self) -> list[str]:
+        await self._ready()
+        root = self._fs.root.lstrip("/")
+        refs = []
+        for name in await self._fs.find(self._fs.root):
+            rel = name.lstrip("/")[len(root) + 1 :]
+            if rel and "/" not in rel:
+                refs.append(f"{self.url}/{rel}")
+        return sorted(refs)
