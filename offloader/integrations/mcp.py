@@ -15,7 +15,6 @@ errors (``is_error``) and never reach the filesystem.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import os
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -26,11 +25,10 @@ import mcp_types as types
 from mcp.server import Server
 
 from offloader.messages import TextBlock, ToolResultBlock
+from offloader.retrieval import retrieval_tool
 from workspaces import Tool, Workspace
 
 __all__ = ["OFFLOAD_TOOL_NAME", "build_mcp_server", "mcp_tools", "offload_tool", "run_mcp_server"]
-
-_log = logging.getLogger("offloader.mcp")
 
 OFFLOAD_TOOL_NAME = "offload"
 _DEFAULT_MAX_OFFLOAD_BYTES = 50 * 1024 * 1024
@@ -89,29 +87,16 @@ def offload_tool(
 
 def mcp_tools(workspace: Workspace, *, session_id: str = "mcp", include_offload: bool = True,
               include_retrieval: bool = True) -> list[Tool]:
-    """The tools the server exposes: Read, Grep, Glob, retrieval (when available), offload."""
+    """The tools the server exposes: Read, Grep, Glob, ``retrieve_offloaded_content``, ``offload``."""
     tools = list(workspace.tools())
     if include_retrieval:
-        retrieval = _retrieval_tool(workspace)
-        if retrieval is not None:
-            tools.append(retrieval)
+        tools.append(retrieval_tool(workspace))
     if include_offload:
         tools.append(offload_tool(workspace, session_id=session_id))
     names = [t.name for t in tools]
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate tool names: {names}")
     return tools
-
-
-def _retrieval_tool(workspace: Workspace) -> Tool | None:
-    """``retrieve_offloaded_content`` bound to the workspace, if offloader.retrieval is present."""
-    try:
-        from offloader.retrieval import retrieval_tool  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover - only while the retrieval module is missing
-        _log.warning("offloader.retrieval is not available; the retrieval tool is not exposed")
-        return None
-    tool: Tool = retrieval_tool(workspace)
-    return tool
 
 
 def build_mcp_server(workspace: Workspace, tools: Sequence[Tool] | None = None, *,
