@@ -224,7 +224,8 @@ class _Run:
             return CompactionResult(
                 list(v.originals), "none", before, before, w,
                 entries=tuple(public_entry(e) for e in self.changed),
-                extra={"mode": "collect", "fill_level": self.classify(before)},
+                trigger=self.classify(before),
+                extra={"mode": "collect"},
             )
         self._replay()
         level: Level = "emergency" if self.overflow else self.classify(self.total())
@@ -251,6 +252,7 @@ class _Run:
             references=tuple(dict.fromkeys(self.refs)),
             entries=tuple(public_entry(e) for e in self.changed),
             reason=reason,
+            trigger=level,
         )
 
     def _raise_level(self, level: Level) -> None:
@@ -322,7 +324,8 @@ class _Run:
             call = v.partner.get((i, b))
             call_block = v.canon[call[0]].content[call[1]] if call else None
             args = call_block.input if isinstance(call_block, ToolCallBlock) else {}
-            exchanges.append(ToolExchange(block.id, block.name, args, block))
+            name = block.name or (call_block.name if isinstance(call_block, ToolCallBlock) else "")
+            exchanges.append(ToolExchange(block.id, name, args, block))
         recent = v.current[-6:]
         answers: dict[str, CallSummary] = {}
         for s in await self.c.summarizer.summarize_calls(exchanges, recent=recent):
@@ -330,7 +333,7 @@ class _Run:
         for (i, _b, block, key), ex in zip(missing, exchanges, strict=True):
             s = answers.get(ex.id) or CallSummary(ex.id, ex.result_text[:300], 0, degraded=True)
             entry = Entry(
-                key=key, id=block.id, tool=block.name, fp=_block_fp(block), msg_fp=v.fps[i], summary=s.summary,
+                key=key, id=block.id, tool=ex.name, fp=_block_fp(block), msg_fp=v.fps[i], summary=s.summary,
                 score=s.score, degraded=s.degraded, tokens=self.c.counter.count(ex.result_text),
             )
             self.state.entries[key] = entry
@@ -566,7 +569,7 @@ class _Run:
         key = normalise_id(block.id)
         e = self.state.entries.get(key)
         if e is None:
-            e = Entry(key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0)
+            e = Entry(key=key, id=block.id, tool=ex.name, fp=_block_fp(block), summary=text[:200], score=0)
             self.state.entries[key] = e
         e.status, e.ref, e.text = "truncated", ref, text
         self._changed(e)

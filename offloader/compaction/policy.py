@@ -88,8 +88,10 @@ class CompactionResult:
     """What one :meth:`ContextCompactor.compact` call did.
 
     ``messages`` is a new list in the caller's shape: untouched messages are the
-    caller's own objects. ``level`` is the highest level applied by this call
-    (decisions replayed from earlier calls do not count). ``reason`` is set when
+    caller's own objects. ``trigger`` is the level the fill (or a reported
+    overflow) called for; ``level`` the highest level this call actually
+    applied -- lower when a gentler level already reached the target, and
+    decisions replayed from earlier calls do not count. ``reason`` is set when
     the threshold aimed at (``target``) could not be reached.
     """
 
@@ -102,6 +104,7 @@ class CompactionResult:
     references: tuple[str, ...] = ()
     entries: tuple[CompactionEntry, ...] = ()
     reason: str | None = None
+    trigger: Level = "none"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
