@@ -208,3 +208,16 @@ async def test_invalid_utf8_and_binary_content_is_kept_byte_exact(workspace: Wor
     ref2 = await workspace.write_bytes("sessions/s1/blob.bin", raw)
     assert await workspace.read_bytes(ref2) == raw
     assert "binary" in await workspace.read(ref2)
+
+
+async def test_batched_ledger_lines_are_written_on_flush_and_never_lost(workspace: Workspace) -> None:
+    workspace.ledger_batch = 3  # instance override of the class default
+    await workspace.offload_tool_result("lb", _result("a", "a"))
+    await workspace.offload_tool_result("lb", _result("b", "b"))
+    with pytest.raises(FileNotFoundError):
+        await workspace.read_bytes("sessions/lb/ledger.jsonl")
+    await workspace.offload_tool_result("lb", _result("c", "c"))  # third entry fills the batch
+    await workspace.offload_tool_result("lb", _result("d", "d"))
+    await workspace.flush()
+    lines = (await workspace.read_bytes("sessions/lb/ledger.jsonl")).decode().splitlines()
+    assert [json.loads(line)["tool_id"] for line in lines] == ["a", "b", "c", "d"]

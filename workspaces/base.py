@@ -21,6 +21,7 @@ from __future__ import annotations
 import abc
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from .tools import FileTools, Tool
 __all__ = ["DATA_URL_PREFIX", "ExecResult", "FileInfo", "Workspace"]
 
 DATA_URL_PREFIX = "workspace:///"
+_log = logging.getLogger("offloader.workspaces")
 _TEMP_MARK = ".tmp-"
 
 
@@ -67,12 +69,21 @@ class Workspace(FileTools, abc.ABC):
 
     #: Absolute workdir in the workspace's own filesystem (or a URL root).
     workdir: str
+    #: Ledger lines buffered before one append. 1 appends with every offload; remote
+    #: backends raise it so an offload costs one round trip. Buffered lines are written
+    #: when the batch fills, on the first offload after ``ledger_max_delay`` seconds,
+    #: and by ``flush()``, ``gc()`` and ``close()``.
+    ledger_batch: int = 1
+    ledger_max_delay: float = 5.0
 
     def __init__(self, workdir: str) -> None:
         self.workdir = workdir.rstrip("/") or "/"
         self._opened = False
         self._closed = False
         self._open_lock = anyio.Lock()
+        self._ledger_lock = anyio.Lock()
+        self._ledger_buffer: dict[str, list[bytes]] = {}
+        self._ledger_oldest: float | None = None
 
     # ------------------------------------------------------------ primitives
 
@@ -153,8 +164,29 @@ class Workspace(FileTools, abc.ABC):
     async def close(self) -> None:
         async with self._open_lock:
             if self._opened and not self._closed:
+                try:
+                    await self.flush()
+                except Exception as exc:  # the backend may be gone; closing must still release it
+                    _log.warning("could not write %d buffered ledger lines on close: %s", self._pending(), exc)
                 await self._close()
             self._closed = True
+
+    async def flush(self) -> None:
+        """Write buffered ledger lines (see ``ledger_batch``)."""
+        async with self._ledger_lock:
+            buffer, self._ledger_buffer, self._ledger_oldest = self._ledger_buffer, {}, None
+            for path in list(buffer):
+                try:
+                    await self._append(path, b"".join(buffer[path]))
+                except BaseException:
+                    for left, lines in buffer.items():  # keep what was not written, in order
+                        self._ledger_buffer[left] = lines + self._ledger_buffer.get(left, [])
+                    self._ledger_oldest = time.monotonic()
+                    raise
+                del buffer[path]
+
+    def _pending(self) -> int:
+        return sum(len(lines) for lines in self._ledger_buffer.values())
 
     async def _ready(self) -> None:
         if self._closed:
@@ -296,10 +328,18 @@ class Workspace(FileTools, abc.ABC):
         return sorted(media.items()), "\n".join(parts).encode("utf-8", "surrogatepass")
 
     async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
-        """Append one ledger line for an offload."""
+        """Append one ledger line for an offload (or buffer it, see ``ledger_batch``)."""
         entry = {"time": round(time.time(), 3), **entry}
-        line = json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
-        await self._append(f"{self.session_dir(session_id)}/ledger.jsonl", line.encode("utf-8"))
+        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode("utf-8")
+        path = f"{self.session_dir(session_id)}/ledger.jsonl"
+        if self.ledger_batch <= 1:
+            await self._append(path, line)
+            return
+        self._ledger_buffer.setdefault(path, []).append(line)
+        if self._ledger_oldest is None:
+            self._ledger_oldest = time.monotonic()
+        if self._pending() >= self.ledger_batch or time.monotonic() - self._ledger_oldest >= self.ledger_max_delay:
+            await self.flush()
 
     # ------------------------------------------------------------ sessions
 
@@ -344,6 +384,7 @@ class Workspace(FileTools, abc.ABC):
         """
         from .retention import RetentionPolicy, collect_garbage
 
+        await self.flush()
         return await collect_garbage(self, policy if policy is not None else RetentionPolicy(), dry_run=dry_run)
 
     def tools(self) -> list[Tool]:
