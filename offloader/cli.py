@@ -239,8 +239,8 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
     async with ws:
         n_out, n_err = os.path.getsize(out_path), os.path.getsize(err_path)
         total = n_out + n_err
-        counter = default_counter()
-        if total <= max_tokens * MAX_CHARS_PER_TOKEN:
+        if total <= max_tokens * MAX_CHARS_PER_TOKEN:  # only then is the tokenizer worth loading
+            counter = default_counter()
             stdout = _read_text(out_path)
             stderr = _read_text(err_path)
             combined = stdout + (f"\n[stderr]\n{stderr}" if stderr else "")
