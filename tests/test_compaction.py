@@ -401,7 +401,9 @@ async def test_the_same_input_twice_gives_identical_output(tmp_path: Path) -> No
             outputs.append((await c.compact(name, msgs, system_tokens=0)).messages)
             outputs.append((await c.compact(name, msgs, system_tokens=0)).messages)
     first = json.dumps(outputs[0]).replace("/sessions/a/", "/sessions/X/")
-    assert all(json.dumps(o).replace(f"/sessions/{n}/", "/sessions/X/") == first for o, n in zip(outputs, "aabb", strict=True))
+    assert all(
+        json.dumps(o).replace(f"/sessions/{n}/", "/sessions/X/") == first for o, n in zip(outputs, "aabb", strict=True)
+    )
 
 
 @pytest.mark.parametrize("shape", ["openai", "agentscope"])
