@@ -38,7 +38,7 @@ WORKDIR = "/home/user/workspace"
 
 
 def _json_payload(size: int) -> str:
-    rows = []
+    rows: list[str] = []
     i = 0
     while sum(len(r) for r in rows) < size:
         rows.append(json.dumps({"id": i, "name": f"item-{i}", "tags": ["a", "b"], "score": i * 0.5}))
@@ -48,7 +48,8 @@ def _json_payload(size: int) -> str:
 
 def _log_payload(size: int) -> str:
     line = "2026-01-01T00:00:00Z INFO compiling module {i} ok\n"
-    out, n, i = [], 0, 0
+    out: list[str] = []
+    n = i = 0
     while n < size:
         text = line.format(i=i)
         out.append(text)
