@@ -42,7 +42,9 @@ try:
     from tests.envd_server import EnvdServer, RecordedRequest
     from workspaces.e2b import E2BWorkspace
 except ImportError as exc:  # pragma: no cover - the e2b extra is missing
-    require("OFFLOAD_REQUIRE_E2B", f"the e2b SDK or the test server cannot be imported: {exc}")
+    if os.environ.get("OFFLOAD_REQUIRE_E2B") == "1":
+        raise
+    pytest.skip(f"the e2b SDK or the test server cannot be imported: {exc}", allow_module_level=True)
 
 pytestmark = pytest.mark.anyio
 
