@@ -1,10 +1,12 @@
 """Test images and containers for the Docker backend, built locally (no registry).
 
-The images are imported from a tar of a tiny root filesystem holding the
-host's static busybox (``/bin/busybox`` from Debian's ``busybox-static``) and
-one symlink per applet, so they build in a fraction of a second, offline.
+The images are imported (``docker import``) from a tar of a tiny root
+filesystem: the host's static busybox (``/bin/busybox`` from Debian's
+``busybox-static``) with one symlink per applet, or the host's own GNU tools
+with their shared libraries. They build in a fraction of a second, offline.
 An image that already exists is reused. Containers made here carry the label
-``offloader-test`` so leftovers of a killed run can be swept.
+``offloader-test`` so leftovers of a killed run are easy to find
+(``docker ps -aq --filter label=offloader-test | xargs docker rm -f``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import contextlib
 import hashlib
 import io
 import os
+import re
+import shutil
 import subprocess
 import tarfile
 from typing import Any
@@ -21,12 +25,16 @@ from typing import Any
 BUSYBOX = "/bin/busybox"
 LABEL = "offloader-test"
 
-#: Every applet (the normal test image).
-FULL = "full"
-#: Everything except ``find`` and ``grep`` (the "image lacks a tool" case).
-NO_FIND_GREP = "no-find-grep"
+#: Busybox with every applet (the normal test image).
+FULL = "busybox"
+#: The host's GNU tools (dash, coreutils, findutils, grep, tar) and their libraries.
+GNU = "gnu"
+#: GNU tools without ``find`` (the "image lacks a tool" case; busybox's shell
+#: runs its applets even without their symlinks, so it cannot lack one).
+GNU_NO_FIND = "gnu-no-find"
 
-_VARIANTS: dict[str, frozenset[str]] = {FULL: frozenset(), NO_FIND_GREP: frozenset({"find", "grep"})}
+GNU_TOOLS: tuple[str, ...] = ("cat", "mkdir", "realpath", "stat", "dd", "ln", "mv", "rm", "truncate", "tar")
+GNU_TOOLS += ("grep", "find", "sleep", "ls", "printf")
 
 
 def engine_client() -> Any | None:
@@ -42,10 +50,10 @@ def engine_client() -> Any | None:
 
 
 def image_tag(variant: str = FULL) -> str:
-    """The tag of a test image; it encodes the busybox binary's hash so an upgrade rebuilds it."""
-    with open(BUSYBOX, "rb") as f:
+    """The tag of a test image; it encodes the source binary's hash so an upgrade rebuilds it."""
+    with open(BUSYBOX if variant == FULL else "/bin/sh", "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()[:12]
-    return f"offloader-test/busybox-{variant}:{digest}"
+    return f"offloader-test/{variant}:{digest}"
 
 
 def build_image(client: Any, variant: str = FULL) -> str:
@@ -58,23 +66,16 @@ def build_image(client: Any, variant: str = FULL) -> str:
         return tag
     except docker.errors.ImageNotFound:
         pass
-    if not os.path.exists(BUSYBOX):
-        raise RuntimeError(f"{BUSYBOX} is missing: install Debian's busybox-static")
-    applets = subprocess.run([BUSYBOX, "--list"], capture_output=True, text=True, check=True).stdout.split()
-    leave_out = _VARIANTS[variant]
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
         for folder, mode in (("bin", 0o755), ("etc", 0o755), ("tmp", 0o1777), ("root", 0o700)):
             info = tarfile.TarInfo(folder)
             info.type, info.mode = tarfile.DIRTYPE, mode
             tar.addfile(info)
-        tar.add(BUSYBOX, "bin/busybox")
-        for name in applets:
-            if name == "busybox" or name in leave_out:
-                continue
-            link = tarfile.TarInfo(f"bin/{name}")
-            link.type, link.linkname = tarfile.SYMTYPE, "busybox"
-            tar.addfile(link)
+        if variant == FULL:
+            _add_busybox(tar)
+        else:
+            _add_gnu(tar, [t for t in GNU_TOOLS if not (variant == GNU_NO_FIND and t == "find")])
         for name, text in (
             ("etc/passwd", "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/bin/sh\n"),
             ("etc/group", "root:x:0:\nnogroup:x:65534:\n"),
@@ -92,6 +93,36 @@ def build_image(client: Any, variant: str = FULL) -> str:
     return tag
 
 
+def _add_busybox(tar: tarfile.TarFile) -> None:
+    if not os.path.exists(BUSYBOX):
+        raise RuntimeError(f"{BUSYBOX} is missing: install Debian's busybox-static")
+    applets = subprocess.run([BUSYBOX, "--list"], capture_output=True, text=True, check=True).stdout.split()
+    tar.add(BUSYBOX, "bin/busybox")
+    for name in applets:
+        if name != "busybox":
+            link = tarfile.TarInfo(f"bin/{name}")
+            link.type, link.linkname = tarfile.SYMTYPE, "busybox"
+            tar.addfile(link)
+
+
+def _add_gnu(tar: tarfile.TarFile, tools: list[str]) -> None:
+    """Copy host programs (``sh`` is the host's /bin/sh) and every library ``ldd`` names."""
+    programs = {"sh": os.path.realpath("/bin/sh")}
+    for tool in tools:
+        found = shutil.which(tool)
+        if found is None:
+            raise RuntimeError(f"the host lacks {tool}")
+        programs[tool] = os.path.realpath(found)
+    libraries: set[str] = set()
+    for path in programs.values():
+        out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+        libraries.update(word for word in out.split() if word.startswith("/"))
+    for name, path in programs.items():
+        tar.add(path, f"bin/{name}")
+    for lib in sorted(libraries):
+        tar.add(os.path.realpath(lib), lib.lstrip("/"))
+
+
 def start_container(client: Any, image: str, **create_kwargs: Any) -> Any:
     """Start a labelled, idle container (``sleep infinity`` under docker-init)."""
     container = client.containers.create(
@@ -104,12 +135,6 @@ def start_container(client: Any, image: str, **create_kwargs: Any) -> Any:
 def remove_quietly(container: Any) -> None:
     with contextlib.suppress(Exception):
         container.remove(force=True)
-
-
-def sweep(client: Any) -> None:
-    """Remove every container a previous test run left behind."""
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
-        remove_quietly(container)
 
 
 class SharedContainer:
@@ -129,9 +154,41 @@ class SharedContainer:
             self._container = start_container(client, build_image(client))
             atexit.register(remove_quietly, self._container)
         else:
-            self._container.reload()
+            with contextlib.suppress(Exception):
+                self._container.reload()
             if self._container.status != "running":  # a fault test may have stopped it
                 remove_quietly(self._container)
                 self._container = None
                 return self.get()
         return self._container
+
+
+class RequestLog:
+    """Counts the HTTP requests a docker client sends to the engine (wraps ``client.api.request``).
+
+    ``costly`` counts the requests that make the engine enter the container
+    (exec start, archive put/get), each ~50-70 ms; exec create/inspect are ~2 ms.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.calls: list[tuple[str, str]] = []
+        api = client.api
+        original = api.request
+
+        def counting(method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+            path = re.sub(r"^.*?/v[0-9.]+/", "/", url.split("?", 1)[0])
+            self.calls.append((method.upper(), path))
+            return original(method, url, *args, **kwargs)
+
+        api.request = counting
+
+    def clear(self) -> None:
+        self.calls.clear()
+
+    @property
+    def total(self) -> int:
+        return len(self.calls)
+
+    @property
+    def costly(self) -> int:
+        return sum(1 for _, path in self.calls if path.endswith("/start") or path.endswith("/archive"))

@@ -17,6 +17,9 @@ cheap requests (create, inspect):
   fails if the name exists, so an existing file is never touched) or
   ``mv -T`` (replace). Readers never see a partial file. ``put_archive`` alone
   cannot do this: it deletes and rewrites existing files in place.
+Scripts fed on stdin drain it before exiting (the engine holds the stream open
+while stdin is unread), and the reader also stops once the exec has exited.
+
 * ``_append`` stores its stdin in a temporary file, checks the byte count,
   then appends it with one ``write`` on an ``O_APPEND`` descriptor
   (``dd oflag=append``), which concurrent appenders cannot interleave.
@@ -41,7 +44,7 @@ import struct
 import tarfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -102,6 +105,7 @@ exec find "$p" -type f ! -name "$2" -exec stat -c '%s|%y|%n' {} +
 """
 
 _WRITE = r"""
+trap 'cat >/dev/null' EXIT
 mode=$1; tok=$2; n=$3; shift 3
 i=0
 while [ "$i" -lt "$n" ]; do
@@ -131,6 +135,7 @@ done
 """
 
 _APPEND = r"""
+trap 'cat >/dev/null' EXIT
 p=./$1; n=$2
 parent "$1"
 mkdir -p "$d" || exit 1
@@ -313,7 +318,8 @@ class DockerWorkspace(Workspace):
         try:
             sock.settimeout(timeout)
             sender = _send_stdin(sock, stdin) if stdin is not None else None
-            raw = _read_all(sock, deadline)
+            finished = None if stdin is None else lambda: not api.exec_inspect(created["Id"]).get("Running")
+            raw = _read_all(sock, deadline, finished)
             if sender is not None:
                 sender.join(max(0.0, deadline - time.monotonic()))
         except TimeoutError:
@@ -516,14 +522,21 @@ def _send_stdin(sock: socket.socket, data: bytes) -> threading.Thread:
     return thread
 
 
-def _read_all(sock: socket.socket, deadline: float) -> bytes:
+def _read_all(sock: socket.socket, deadline: float, finished: Callable[[], bool] | None) -> bytes:
+    """Read the stream to EOF. With ``finished``, stop once the command has exited:
+    an engine keeps the stream open while it still holds unread stdin."""
     chunks: list[bytes] = []
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
-        sock.settimeout(left)
-        chunk = sock.recv(1 << 20)
+        sock.settimeout(left if finished is None else min(left, 0.5))
+        try:
+            chunk = sock.recv(1 << 20)
+        except TimeoutError:
+            if finished is not None and finished():
+                return b"".join(chunks)
+            continue
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)

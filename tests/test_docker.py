@@ -1,0 +1,288 @@
+"""DockerWorkspace on a real engine: engine cost, container lifecycle, safety and faults.
+
+The behavioural suite shared with every backend runs through
+``tests/backends/docker.py``; this file covers what only a container has.
+Images are built locally from the host's static busybox (``tests/docker_support``).
+Most tests share one container (a fresh workdir each); fault tests that break
+their container get their own.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import anyio
+import pytest
+
+from offloader import TextBlock, ToolResultBlock
+from tests.conftest import require
+from tests.docker_support import (
+    GNU,
+    GNU_NO_FIND,
+    RequestLog,
+    build_image,
+    engine_client,
+    remove_quietly,
+    start_container,
+)
+from workspaces import (
+    BackendUnavailable,
+    CommandTimeout,
+    NotEnoughSpace,
+    PathOutsideWorkspace,
+    UnsupportedOperation,
+)
+from workspaces.docker import DockerWorkspace
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    found = engine_client()
+    if found is None:
+        require("OFFLOAD_REQUIRE_DOCKER", "no Docker engine answers (start one with .ci/docker-up.sh)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def image(client: Any) -> str:
+    return build_image(client)
+
+
+@pytest.fixture(scope="module")
+def container(client: Any, image: str) -> Iterator[Any]:
+    started = start_container(client, image)
+    yield started
+    remove_quietly(started)
+
+
+@pytest.fixture
+def own_container(client: Any, image: str) -> Iterator[Any]:
+    """A container this test may stop or remove."""
+    started = start_container(client, image)
+    yield started
+    remove_quietly(started)
+
+
+def _workdir() -> str:
+    return f"/ws/t-{secrets.token_hex(4)}"
+
+
+@pytest.fixture
+async def ws(client: Any, container: Any) -> AsyncIterator[DockerWorkspace]:
+    async with DockerWorkspace(container, workdir=_workdir(), client=client) as opened:
+        yield opened
+
+
+def _sh(container: Any, script: str) -> str:
+    """Run a shell line in the container the way an agent's own tool would; return stdout."""
+    code, out = container.exec_run(["sh", "-c", script])
+    assert code == 0, out
+    return str(out.decode())
+
+
+def _result(tid: str, text: str) -> ToolResultBlock:
+    return ToolResultBlock(id=tid, name="bash", content=(TextBlock(text),))
+
+
+# ------------------------------------------------------------ lifecycle
+
+
+async def test_creates_a_container_from_the_image_and_removes_it_on_close(client: Any, image: str) -> None:
+    import docker.errors
+
+    async with DockerWorkspace(image=image, client=client) as ws:
+        created = ws.container
+        assert client.containers.get(created.id).status == "running"
+        ref = await ws.offload_tool_result("s", _result("t", "kept in the container"))
+        assert ref.startswith("/workspace/sessions/s/")
+    with pytest.raises(docker.errors.NotFound):
+        client.containers.get(created.id)
+
+
+async def test_attaching_by_name_leaves_the_container_running(client: Any, container: Any) -> None:
+    async with DockerWorkspace(container.name, workdir=_workdir(), client=client) as ws:
+        await ws.write_bytes("a.txt", b"x")
+    container.reload()
+    assert container.status == "running"
+
+
+async def test_the_reference_is_the_path_the_agents_shell_sees(ws: DockerWorkspace, container: Any) -> None:
+    ref = await ws.offload_tool_result("s1", _result("call_1", "build failed: error 42"))
+    assert ref == f"{ws.workdir}/sessions/s1/tool_result-call_1.txt"
+    assert _sh(container, f"cat {ref}") == "build failed: error 42"
+
+
+# ------------------------------------------------------------ engine cost
+
+
+async def test_a_batch_of_files_in_new_folders_costs_one_engine_operation(client: Any, container: Any) -> None:
+    log = RequestLog(client)
+    async with DockerWorkspace(container, workdir=_workdir(), client=client) as ws:
+        log.clear()
+        written = await ws._write([("a/b/one.txt", b"1"), ("c/two.txt", b"2"), ("three.txt", b"3")], exclusive=True)
+    assert written == [True, True, True]
+    assert log.costly == 1  # one exec start: create and inspect are the only other requests
+    assert log.total == 3
+
+
+async def test_an_offload_costs_one_write_and_one_ledger_append(client: Any, container: Any) -> None:
+    log = RequestLog(client)
+    async with DockerWorkspace(container, workdir=_workdir(), client=client) as ws:
+        log.clear()
+        await ws.offload_tool_result("s", _result("t", "x" * 150_000))
+    assert log.costly == 2
+
+
+async def test_written_files_get_a_real_mtime_and_mode_0644(ws: DockerWorkspace, container: Any) -> None:
+    before = time.time()
+    await ws.write_bytes("f.txt", b"data")
+    mode, mtime = _sh(container, f"stat -c '%a %Y' {ws.workdir}/f.txt").split()
+    assert mode == "644"
+    assert before - 2 <= int(mtime) <= time.time() + 2
+
+
+async def test_an_exclusive_write_leaves_an_existing_file_untouched(ws: DockerWorkspace) -> None:
+    assert await ws._write([("x.txt", b"first")], exclusive=True) == [True]
+    assert await ws._write([("x.txt", b"second"), ("y.txt", b"new")], exclusive=True) == [False, True]
+    assert await ws.read_bytes("x.txt") == b"first"
+    assert sorted(info.path for info in await ws._list("")) == ["x.txt", "y.txt"]  # no temporary names left
+
+
+async def test_concurrent_appends_lose_and_interleave_nothing(ws: DockerWorkspace) -> None:
+    lines = [(f"{i:03d}:" + "y" * 20_000 + "\n").encode() for i in range(12)]
+    async with anyio.create_task_group() as tg:
+        for line in lines:
+            tg.start_soon(ws._append, "sessions/s/context.jsonl", line)
+    stored = (await ws.read_bytes("sessions/s/context.jsonl")).splitlines(keepends=True)
+    assert sorted(stored) == sorted(lines)
+
+
+async def test_a_ranged_read_returns_only_those_bytes_of_a_large_file(ws: DockerWorkspace, container: Any) -> None:
+    _sh(container, f"mkdir -p {ws.workdir} && dd if=/dev/zero of={ws.workdir}/big bs=1M count=40 2>/dev/null")
+    _sh(container, f"printf 'MARK' | dd of={ws.workdir}/big bs=1 seek=30000000 conv=notrunc 2>/dev/null")
+    assert await ws.read_bytes("big", 29_999_998, 30_000_006) == b"\0\0MARK\0\0"
+
+
+# ------------------------------------------------------------ safety
+
+
+async def test_a_shell_looking_pattern_is_only_a_pattern(ws: DockerWorkspace, container: Any) -> None:
+    await ws.write_bytes("notes.txt", b"plain text\n")
+    for pattern in ("'; touch /tmp/pwned #", "$(touch /tmp/pwned)", "`touch /tmp/pwned`"):
+        assert (await ws.grep(pattern)).startswith("[no matches")
+        assert (await ws.glob(pattern)).startswith("[no files")
+    assert _sh(container, "ls /tmp") == ""
+    assert await ws.read_bytes("notes.txt") == b"plain text\n"
+
+
+async def test_a_symlink_planted_in_the_container_cannot_redirect_a_write(ws: DockerWorkspace, container: Any) -> None:
+    _sh(container, f"mkdir -p {ws.workdir}/sessions && ln -s /etc {ws.workdir}/sessions/evil")
+    with pytest.raises(PathOutsideWorkspace):
+        await ws.offload_tool_result("evil", _result("t", "payload"))
+    with pytest.raises(PathOutsideWorkspace):
+        await ws.offload_context("evil", [{"role": "user", "content": "hi"}])
+    assert "tool_result" not in _sh(container, "ls /etc")
+
+
+async def test_the_literal_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> None:
+    await ws.write_bytes("a/hit.txt", b"the needle is here\n")
+    await ws.write_bytes("a/miss.txt", b"nothing\n")
+    assert await ws._grep_native("needle", "a", ignore_case=False, glob=None) == ["a/hit.txt"]
+    assert await ws._grep_native("NEEDLE", "a", ignore_case=True, glob=None) == ["a/hit.txt"]
+    assert await ws._grep_native("need.e", "a", ignore_case=False, glob=None) is None  # regex: searched in-process
+
+
+async def test_the_event_loop_keeps_running_during_an_engine_call(ws: DockerWorkspace) -> None:
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await anyio.sleep(0.01)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(tick)
+        await ws.exec(["sleep", "1"])
+        tg.cancel_scope.cancel()
+    assert ticks >= 20
+
+
+# ------------------------------------------------------------ faults
+
+
+async def test_a_stopped_container_raises_backend_unavailable(client: Any, own_container: Any) -> None:
+    async with DockerWorkspace(own_container, client=client) as ws:
+        await ws.write_bytes("a.txt", b"x")
+        own_container.kill()
+        with pytest.raises(BackendUnavailable, match="not running"):
+            await ws.read_bytes("a.txt")
+
+
+async def test_a_removed_container_raises_backend_unavailable(client: Any, own_container: Any) -> None:
+    async with DockerWorkspace(own_container, client=client) as ws:
+        await ws.write_bytes("a.txt", b"x")
+        own_container.remove(force=True)
+        with pytest.raises(BackendUnavailable, match="no longer exists"):
+            await ws.offload_tool_result("s", _result("t", "lost?"))
+
+
+async def test_an_unreachable_engine_raises_backend_unavailable(tmp_path: Any) -> None:
+    import docker
+
+    nowhere = docker.DockerClient(base_url=f"unix://{tmp_path}/no-engine.sock", version="1.41", timeout=5)
+    with pytest.raises(BackendUnavailable, match="unreachable"):
+        async with DockerWorkspace(image="busybox", client=nowhere):
+            pass
+
+
+async def test_a_missing_image_is_named(client: Any) -> None:
+    with pytest.raises(BackendUnavailable, match="offloader-test/absent:0"):
+        async with DockerWorkspace(image="offloader-test/absent:0", client=client):
+            pass
+
+
+async def test_a_full_disk_raises_not_enough_space_and_leaves_no_partial_file(client: Any, image: str) -> None:
+    kwargs = {"tmpfs": {"/workspace": "size=1m"}, "labels": {"offloader-test": "1"}}
+    async with DockerWorkspace(image=image, client=client, create_kwargs=kwargs) as ws:
+        await ws.offload_context("s", [{"role": "user", "content": "first"}])
+        log_before = await ws.read_bytes("sessions/s/context.jsonl")
+        with pytest.raises(NotEnoughSpace):
+            await ws.offload_tool_result("s", _result("huge", "z" * 2_000_000))
+        with pytest.raises(NotEnoughSpace):
+            await ws.offload_context("s", [{"role": "user", "content": "w" * 2_000_000}])
+        assert await ws.read_bytes("sessions/s/context.jsonl") == log_before
+        paths = [info.path for info in await ws._list("")]
+        assert not any("huge" in p or ".tmp-" in p for p in paths), paths
+
+
+async def test_an_image_without_find_fails_listing_with_a_clear_error(client: Any) -> None:
+    lean = build_image(client, GNU_NO_FIND)
+    async with DockerWorkspace(image=lean, client=client, create_kwargs={"labels": {"offloader-test": "1"}}) as ws:
+        ref = await ws.offload_tool_result("s", _result("t", "offloading needs no find"))
+        assert await ws.read_bytes(ref) == b"offloading needs no find"
+        with pytest.raises(UnsupportedOperation, match="lacks find"):
+            await ws.glob("**/*.txt")
+
+
+async def test_a_command_over_its_time_limit_raises_command_timeout(ws: DockerWorkspace) -> None:
+    started = time.monotonic()
+    with pytest.raises(CommandTimeout):
+        await ws.exec(["sleep", "10"], timeout=0.5)
+    assert time.monotonic() - started < 5
+
+
+async def test_gnu_tools_work_as_well_as_busybox(client: Any) -> None:
+    gnu = build_image(client, GNU)
+    async with DockerWorkspace(image=gnu, client=client, create_kwargs={"labels": {"offloader-test": "1"}}) as ws:
+        ref = await ws.offload_tool_result("s", _result("t", "alpha\nneedle here\nomega"))
+        await ws.offload_context("s", [{"role": "user", "content": "hello"}])
+        assert await ws.read_bytes(ref, 6, 12) == b"needle"
+        assert "needle here" in await ws.grep("needle")
+        assert ref in await ws.glob("**/*.txt")
+        assert await ws._write([(ws.relative(ref), b"other")], exclusive=True) == [False]
