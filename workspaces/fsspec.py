@@ -261,16 +261,18 @@ class FsspecWorkspace(Workspace):
         self._next_segment.pop(rel, None)
 
     async def _append(self, path: str, data: bytes) -> None:
-        n = self._next_segment.get(path)
-        if n is None:
-            n = await self._adopt_plain_object(path)
+        if path not in self._next_segment:
+            first = await self._adopt_plain_object(path)
+            self._next_segment.setdefault(path, first)
         while True:
-            seg = f"{self._full(path)}{_SEGMENTS}/{n:012d}"
-            if await self._fs.put(seg, data, exclusive=True):
-                self._next_segment[path] = n + 1
+            # claim a number before awaiting, so appends from this instance never collide
+            n = self._next_segment.get(path, 1)
+            self._next_segment[path] = n + 1
+            if await self._fs.put(f"{self._full(path)}{_SEGMENTS}/{n:012d}", data, exclusive=True):
                 return
-            segs = await self._segments(path)  # another writer took this number
-            n = max(n + 1, int(segs[-1][0][-12:]) + 1 if segs else 1)
+            segs = await self._segments(path)  # another writer took this number: skip past theirs
+            last = int(segs[-1][0][-12:]) if segs else 0
+            self._next_segment[path] = max(self._next_segment.get(path, 1), last + 1)
 
     async def _adopt_plain_object(self, path: str) -> int:
         """Next free segment number; a plain object at ``path`` becomes segment 0 first."""
