@@ -357,6 +357,20 @@ async def test_a_created_sandbox_is_killed_on_close(server: EnvdServer) -> None:
     assert kills == [True]
 
 
+async def test_a_failed_open_kills_the_sandbox_it_created(server: EnvdServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    kills: list[bool] = []
+
+    async def kill(self: Any, *args: Any, **kwargs: Any) -> bool:  # spy: debug mode has no control plane
+        kills.append(True)
+        return True
+
+    monkeypatch.setattr(AsyncSandbox, "kill", kill)
+    server.fail_next(502, times=10, message="The sandbox debug_sandbox_id was not found")
+    with pytest.raises(BackendUnavailable):
+        await E2BWorkspace(debug=True, sandbox_url=server.url).open()
+    assert kills == [True]
+
+
 async def test_open_creates_the_workdir_in_the_sandbox(ws: E2BWorkspace, server: EnvdServer) -> None:
     assert server.host(WORKDIR).is_dir()
 

@@ -169,7 +169,11 @@ class E2BWorkspace(Workspace):
                 self._sandbox = await AsyncSandbox.create(template=self._template, **options)
             except Exception as exc:
                 raise BackendUnavailable(f"cannot create a sandbox from template {self._template!r}: {exc}") from exc
-        await self._call(lambda: self._sandbox.files.make_dir(self.workdir, user=self._user))
+        try:
+            await self._call(lambda: self._sandbox.files.make_dir(self.workdir, user=self._user))
+        except BaseException:
+            await self._close()  # a sandbox created here must not outlive a failed open
+            raise
 
     async def _close(self) -> None:
         if self._owns_sandbox and self._sandbox is not None:
