@@ -1,0 +1,302 @@
+"""ContextOffloader: big tool results leave the context as a preview plus references.
+
+After each tool call, hand the result to :meth:`ContextOffloader.process_tool_result`.
+Under ``max_result_tokens`` it comes back unchanged (the same object). Over it,
+every block is stored and the result comes back, in the shape it was given, as
+one text block: a header, short guidance, a signal-keeping preview and one line
+per stored block, followed by ``[image: png, N bytes | ref: R]`` placeholders for
+media. If storing fails the original result is returned and nothing stays
+half-stored.
+
+The size decision costs O(``max_result_tokens``) whatever the result's size:
+only a bounded prefix is tokenized (see :func:`offloader.tokens.estimate_tokens`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+
+from ._reshape import Item, rebuild
+from .convert import to_tool_result
+from .messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
+from .preview import make_preview
+from .storage import Storage
+from .tokens import TokenCounter, default_counter, estimate_tokens
+
+if TYPE_CHECKING:
+    from workspaces import Tool, Workspace
+
+__all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]
+
+_log = logging.getLogger("offloader.offloader")
+
+RETRIEVAL_TOOL_NAME = "retrieve_offloaded_content"
+#: Tools whose results are never offloaded: reading offloaded content back must not offload it again.
+DEFAULT_EXCLUDED_TOOLS: tuple[str, ...] = (RETRIEVAL_TOOL_NAME, "Read", "Grep", "Glob")
+
+ShouldOffload = Callable[[str, int], "bool | Awaitable[bool]"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    index: int | None  # block index, None for a whole-result file
+    reference: str
+    content_type: str
+    size: int
+    description: str
+
+
+class ContextOffloader:
+    """Replace oversized tool results by a preview and references to the stored blocks.
+
+    Args:
+        storage: a :class:`~offloader.storage.Storage` (each block stored with its
+            content type), or a ``workspaces.Workspace`` (the workspace's own
+            layout: the whole result in ``sessions/{sid}/tool_result-{id}.txt``,
+            media in ``data/``; references are those files).
+        max_result_tokens: offload results with more tokens than this (default 2,500).
+        preview_tokens: size of the preview left in context (default 1,000; must be
+            smaller than ``max_result_tokens``).
+        counter: token counter (default :func:`offloader.tokens.default_counter`).
+        include_retrieval_tool: point the agent at ``retrieve_offloaded_content``
+            (see :meth:`tools`); when False the guidance says to use file tools.
+        should_offload: ``(tool_name, tokens) -> bool`` (sync or async), asked only
+            for results over the threshold; if it raises, the result is offloaded.
+        exclude_tools: tool names never offloaded (default: the retrieval tool,
+            Read, Grep, Glob).
+    """
+
+    def __init__(
+        self,
+        storage: Storage | Workspace,
+        max_result_tokens: int = 2500,
+        preview_tokens: int = 1000,
+        counter: TokenCounter | None = None,
+        *,
+        include_retrieval_tool: bool = True,
+        should_offload: ShouldOffload | None = None,
+        exclude_tools: Iterable[str] = DEFAULT_EXCLUDED_TOOLS,
+    ) -> None:
+        self._workspace = _as_workspace(storage)
+        if self._workspace is None and not all(
+            inspect.iscoroutinefunction(getattr(storage, m, None)) for m in ("store", "retrieve", "delete", "list")
+        ):
+            raise TypeError(
+                "storage must be a Storage (async store/retrieve/delete/list) or a workspaces.Workspace, "
+                f"got {type(storage).__name__}"
+            )
+        for name, value in (("max_result_tokens", max_result_tokens), ("preview_tokens", preview_tokens)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if preview_tokens >= max_result_tokens:
+            raise ValueError(
+                f"preview_tokens ({preview_tokens}) must be smaller than max_result_tokens ({max_result_tokens})"
+            )
+        if counter is not None and not (isinstance(getattr(counter, "name", None), str) and callable(
+            getattr(counter, "count", None)
+        )):
+            raise TypeError(f"counter must have a str name and count(text) -> int, got {type(counter).__name__}")
+        if should_offload is not None and not callable(should_offload):
+            raise TypeError(f"should_offload must be callable, got {type(should_offload).__name__}")
+        if isinstance(exclude_tools, str):
+            raise TypeError("exclude_tools must be a collection of tool names, not a single str")
+        excluded = frozenset(exclude_tools)
+        if not all(isinstance(n, str) for n in excluded):
+            raise TypeError("exclude_tools must contain only str tool names")
+        self.storage = storage
+        self.max_result_tokens = max_result_tokens
+        self.preview_tokens = preview_tokens
+        self.counter: TokenCounter = counter if counter is not None else default_counter()
+        self.include_retrieval_tool = bool(include_retrieval_tool)
+        self.should_offload = should_offload
+        self.exclude_tools = excluded
+
+    # ------------------------------------------------------------ tools
+
+    def tools(self) -> list[Tool]:
+        """The retrieval tool bound to this storage (empty when ``include_retrieval_tool`` is False)."""
+        if not self.include_retrieval_tool:
+            return []
+        try:
+            from .retrieval import retrieval_tool
+        except ImportError as exc:  # pragma: no cover - the module ships with the package
+            raise RuntimeError(f"the retrieval tool is unavailable: {exc}") from exc
+        return [retrieval_tool(self.storage)]
+
+    # ------------------------------------------------------------ main entry
+
+    async def process_tool_result(self, session_id: str, tool_result: Any, *, tool_name: str | None = None) -> Any:
+        """What goes into the context for ``tool_result`` (see the class doc).
+
+        ``tool_name`` overrides the name carried by the result (OpenAI tool
+        messages carry none). Raises TypeError for a shape that is not a tool result.
+        """
+        if not isinstance(session_id, str) or not session_id:
+            raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
+        result = to_tool_result(tool_result)
+        name = tool_name if tool_name is not None else result.name
+        if name in self.exclude_tools:
+            return tool_result
+        text = _text_of(result)
+        estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
+        if estimate.tokens <= self.max_result_tokens:
+            return tool_result
+        if not await self._wants_offload(name, estimate.tokens, result.id):
+            return tool_result
+        try:
+            preview = await anyio.to_thread.run_sync(self._preview, text)
+            stored = await self._store(session_id, result)
+        except Exception:
+            _log.warning(
+                "tool result %r of %r (~%d tokens) kept in context: offloading failed",
+                result.id, name, estimate.tokens, exc_info=True,
+            )
+            return tool_result
+        _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), estimate.tokens)
+        items = self._replacement(result, stored, preview, estimate.tokens)
+        return rebuild(tool_result, items, result)
+
+    def _preview(self, text: str) -> str:
+        return make_preview(text, counter=self.counter, preview_tokens=self.preview_tokens) if text else ""
+
+    async def _wants_offload(self, name: str, tokens: int, tool_id: str) -> bool:
+        if self.should_offload is None:
+            return True
+        try:
+            verdict = self.should_offload(name, tokens)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+            return bool(verdict)
+        except Exception:
+            _log.warning("should_offload raised for %r (%r); offloading as by default", tool_id, name, exc_info=True)
+            return True
+
+    # ------------------------------------------------------------ storing
+
+    async def _store(self, session_id: str, result: ToolResultBlock) -> list[_Stored]:
+        if self._workspace is not None:
+            return await self._store_in_workspace(self._workspace, session_id, result)
+        storage: Storage = self.storage  # type: ignore[assignment]
+        stored: list[_Stored] = []
+        try:
+            for index, block in enumerate(result.content):
+                item = _payload(block)
+                if item is None:
+                    continue  # empty text or a block that stays in context; the index is still consumed
+                data, content_type, description = item
+                ref = await storage.store(f"{result.id}_{index}", data, content_type)
+                if not isinstance(ref, str) or not ref:
+                    raise TypeError(f"{type(storage).__name__}.store returned {ref!r}, expected a reference str")
+                stored.append(_Stored(index, ref, content_type, len(data), description))
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await self._roll_back(storage, stored, result.id)
+            raise
+        return stored
+
+    async def _roll_back(self, storage: Storage, stored: list[_Stored], tool_id: str) -> None:
+        left: list[str] = []
+        for entry in stored:
+            try:
+                await storage.delete(entry.reference)
+            except Exception:
+                left.append(entry.reference)
+        if left:
+            _log.warning("offload of %r failed and these blocks could not be removed: %s", tool_id, ", ".join(left))
+
+    async def _store_in_workspace(self, ws: Workspace, session_id: str, result: ToolResultBlock) -> list[_Stored]:
+        ref = await ws.offload_tool_result(session_id, result)
+        info = await ws.stat(ref)
+        size = info.size if info is not None else 0
+        stored = [_Stored(None, ref, "text/plain", size, f"{size:,} bytes, all {len(result.content)} blocks")]
+        for index, block in enumerate(result.content):
+            if isinstance(block, DataBlock) and block.data is not None:
+                rel = f"data/{hashlib.sha256(block.data).hexdigest()}{extension_for(block.media_type)}"
+                stored.append(
+                    _Stored(index, ws.reference(rel), block.media_type, len(block.data), _describe_media(block))
+                )
+        return stored
+
+    # ------------------------------------------------------------ replacement
+
+    def _replacement(self, result: ToolResultBlock, stored: list[_Stored], preview: str, tokens: int) -> list[Item]:
+        if self.include_retrieval_tool:
+            guidance = (
+                "The full tool result was stored outside the context; use the preview below if it answers "
+                f"your question. For more, call {RETRIEVAL_TOOL_NAME} with a reference and a pattern (regex) "
+                "or a line_range {start, end}; retrieve everything only as a last resort."
+            )
+        else:
+            guidance = (
+                "The full tool result was stored outside the context; use the preview below if it answers "
+                "your question. For more, use your file tools (Read, Grep) on the references below."
+            )
+        refs = "\n".join(f"  {s.reference} ({s.content_type}, {s.description})" for s in stored)
+        parts = [f"[Offloaded: {len(result.content)} blocks, ~{tokens:,} tokens]", guidance]
+        if preview:
+            parts.append(preview)
+        parts.append(f"[Stored references:]\n{refs}")
+        items: list[Item] = ["\n\n".join(parts)]
+        by_index = {s.index: s for s in stored if s.index is not None}
+        for index, block in enumerate(result.content):
+            if isinstance(block, TextBlock | JsonBlock):
+                continue
+            entry = by_index.get(index)
+            if isinstance(block, DataBlock) and entry is not None:
+                items.append(_placeholder(block, entry.reference))
+            else:
+                items.append(index)  # URL media, tool calls, nested results: kept as they were
+        return items
+
+
+def _as_workspace(storage: Any) -> Workspace | None:
+    try:
+        from workspaces import Workspace
+    except ImportError:  # pragma: no cover - same distribution
+        return None
+    return storage if isinstance(storage, Workspace) else None
+
+
+def _text_of(result: ToolResultBlock) -> str:
+    """Text and JSON blocks joined by newlines: what the preview shows and the count measures."""
+    return "\n".join(_block_text(b) for b in result.content if isinstance(b, TextBlock | JsonBlock))
+
+
+def _block_text(block: TextBlock | JsonBlock) -> str:
+    return block.text if isinstance(block, TextBlock) else block.dumps(indent=2)
+
+
+def _payload(block: Any) -> tuple[bytes, str, str] | None:
+    """(bytes, content type, description) to store for one block, or None to keep it."""
+    if isinstance(block, TextBlock):
+        if not block.text:
+            return None
+        return block.text.encode("utf-8", "surrogatepass"), "text/plain", f"{len(block.text):,} chars"
+    if isinstance(block, JsonBlock):
+        data = block.dumps(indent=2).encode("utf-8", "surrogatepass")
+        return data, "application/json", f"{len(data):,} bytes"
+    if isinstance(block, DataBlock) and block.data:
+        return block.data, block.media_type, _describe_media(block)
+    return None
+
+
+def _media_format(block: DataBlock) -> str:
+    return extension_for(block.media_type).lstrip(".")
+
+
+def _describe_media(block: DataBlock) -> str:
+    name = f"{block.name}, " if block.name else ""
+    return f"{name}{block.size or 0:,} bytes"
+
+
+def _placeholder(block: DataBlock, reference: str) -> str:
+    name = f"{block.name}, " if block.name else ""
+    return f"[{block.kind}: {_media_format(block)}, {name}{block.size or 0:,} bytes | ref: {reference}]"
