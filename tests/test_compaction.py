@@ -523,3 +523,21 @@ async def test_canonical_tool_result_blocks_keep_error_flags(ws: LocalWorkspace)
         isinstance(b, ToolCallBlock | TextBlock) for m in result.messages if m.role == "assistant" for b in m.content
     )
     assert all(isinstance(b, ToolResultBlock) for m in result.messages if m.role == "tool" for b in m.content)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+async def test_emergency_truncates_a_giant_recent_tool_result_keeping_the_pair(ws: LocalWorkspace, shape: str) -> None:
+    turns = [Turn("Read the whole log.", [Call("c1", "read", {"path": "big.log"}, log_lines("big", 4000))], "")]
+    msgs = build(turns, shape)
+    window = int(await tokens_of(ws, msgs) / 2.0)
+    result = await compactor(ws, window).compact("s", msgs, system_tokens=0)
+    assert result.level == "emergency" and result.reason is None
+    assert result.tokens_after < result.target  # type: ignore[operator]
+    truncated = [r for m in result.messages for r in to_message(m).tool_results]
+    assert len(truncated) == 1 and truncated[0].text().startswith("[Truncated tool result | ref: ")
+    assert "big line 0:" in truncated[0].text()
+    assert [e.status for e in result.entries] == ["truncated"]
+    assert not pairing_errors(result.messages)
+    assert await unrestorable(ws, "s", msgs, result.messages) == []
+    again = await compactor(ws, window).compact("s", msgs, system_tokens=0)  # a new process replays it
+    assert serialise(again.messages) == serialise(result.messages) and again.level == "none"

@@ -569,7 +569,7 @@ class _Run:
         key = normalise_id(block.id)
         e = self.state.entries.get(key)
         if e is None:
-            e = Entry(key=key, id=block.id, tool=ex.name, fp=_block_fp(block), summary=text[:200], score=0)
+            e = Entry(key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0)
             self.state.entries[key] = e
         e.status, e.ref, e.text = "truncated", ref, text
         self._changed(e)
@@ -596,7 +596,8 @@ class _Run:
         return (
             f"{level} compaction stopped at {total} tokens (target {target}): the messages it may not "
             f"remove (system, the last user message, the newest {self.policy.min_messages_kept} and their "
-            f"tool pairs) hold {held} tokens, plus {self.overhead} tokens of system overhead"
+            f"tool pairs) hold {held} tokens, the summary of the cut {v.summary_tokens}, and the system "
+            f"overhead {self.overhead}"
         )
 
     def _output(self) -> list[Any]:
