@@ -541,3 +541,17 @@ async def test_emergency_truncates_a_giant_recent_tool_result_keeping_the_pair(w
     assert await unrestorable(ws, "s", msgs, result.messages) == []
     again = await compactor(ws, window).compact("s", msgs, system_tokens=0)  # a new process replays it
     assert serialise(again.messages) == serialise(result.messages) and again.level == "none"
+
+
+def test_the_example_compacts_a_scripted_conversation_offline() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, str(root / "examples" / "compaction.py")], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "trigger" not in line]
+    assert [row.split(" | ")[1] for row in rows] == ["none", "mild", "aggressive", "emergency", "emergency"]
+    assert "[Offloaded tool result | ref: $TMP/workspace/sessions/mild/tool_result-call_0.txt]" in done.stdout
