@@ -27,6 +27,7 @@ a mismatch rebuilds it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 import sys
@@ -35,6 +36,8 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import anyio
 
 from workspaces import _text
 from workspaces.base import Workspace
@@ -80,13 +83,41 @@ class _Doc:
         self._data: bytes | None = None  # whole content, when the source only gives that
         self._starts: array[int] | None = None  # in-memory index
         self._rel = ""
+        self._prefetched: tuple[int, int, list[int]] | None = None
 
-    async def load(self) -> None:
+    async def load(self, prefetch: tuple[int, int] | None = None) -> None:
+        """Stat the content (workspaces) or fetch it (Storage).
+
+        With ``prefetch`` (a line range) and a known-fresh index from an earlier
+        call, the index entries are read concurrently with the stat, so a range
+        read costs two round trips instead of three.
+        """
         source = self.r.source
         if isinstance(source, Workspace):
             await source._ready()
             self._rel = source.relative(self.reference)
-            info = await source._stat(self._rel) if self._rel else None
+            if not self._rel:
+                raise UnknownReference(f"unknown reference {self.reference!r}: nothing is stored there")
+            known = self.r._cache_get(("index", self._rel))
+            if prefetch is not None and isinstance(known, tuple):
+                first, last = prefetch[0], min(prefetch[1], int(known[2]))
+                got: dict[str, Any] = {}
+
+                async def stat() -> None:
+                    got["info"] = await source._stat(self._rel)
+
+                async def entries() -> None:
+                    with contextlib.suppress(OSError, WorkspaceError):
+                        got["starts"] = await self._read_entries(first, last) if first <= last else None
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(stat)
+                    tg.start_soon(entries)
+                info = got["info"]
+                if info is not None and (info.size, info.mtime) == known[:2] and got.get("starts"):
+                    self._prefetched = (first, last, got["starts"])
+            else:
+                info = await source._stat(self._rel)
             if info is None:
                 raise UnknownReference(f"unknown reference {self.reference!r}: nothing is stored there")
             cached = self.r._cache_get(("meta", self._rel))
@@ -123,6 +154,11 @@ class _Doc:
         """Start offsets of lines ``first..last`` plus the end of ``last`` (1-based)."""
         if self._starts is not None:
             return list(self._starts[first - 1 : last + 1])
+        if self._prefetched is not None and self._prefetched[:2] == (first, last):
+            return self._prefetched[2]
+        return await self._read_entries(first, last)
+
+    async def _read_entries(self, first: int, last: int) -> list[int]:
         assert isinstance(self.r.source, Workspace)
         raw = await self.r.source._read(
             self._rel + INDEX_SUFFIX, _HEADER.size + 8 * (first - 1), _HEADER.size + 8 * (last + 1)
@@ -258,7 +294,7 @@ class Retriever:
             raise ValueError(f"context_lines must be an integer from 0 to 100, got {context_lines!r}")
         regex = _text.compile_pattern(pattern, ignore_case=bool(ignore_case)) if pattern is not None else None
         doc = _Doc(self, reference)
-        await doc.load()
+        await doc.load(prefetch=span if regex is None else None)
         searching = regex is not None or span is not None or context_lines is not None
         if doc.meta.binary is not None:
             if searching:
@@ -331,25 +367,34 @@ class Retriever:
             data = await doc.read(starts[0], starts[-1])
         else:
             data = await doc.read()
-            first = 1
-            last = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+            first = last = 1
         offset = first - 1
-        width = len(str(last))
+        # Lines are numbered while scanning; the width of the numbers is only known at
+        # the end, so the budget is checked with an upper bound and lines rendered last.
+        bound = len(str(offset + len(data) + 1))
         out = _Output(self.max_output_chars)
+        shown: list[tuple[int, bytes, int, tuple[int, int] | None]] = []
         matches = 0
         capped = False
-        last_shown = offset
-        for no, text, length, match in _scan(data, regex, context):
-            if no == 0:
-                if not out.add("---"):
-                    capped = True
-                    break
-                continue
-            if not out.add(*self._render(no + offset, width, text, length, match)):
+        scanner = _Scanner(data, regex, context)
+        for no, text, length, match in scanner:
+            line = "---" if no == 0 else self._render(no + offset, bound, text, length, match)[0]
+            if not out.add(line):
                 capped = True
                 break
-            last_shown = no + offset
+            shown.append((no, text, length, match))
             matches += match is not None
+        if span is None:  # finish counting lines from where the scan stopped: one pass in all
+            last = scanner.line_no + data.count(b"\n", scanner.counted_to) - (1 if data.endswith(b"\n") else 0)
+        width = len(str(last))
+        out = _Output(self.max_output_chars)
+        last_shown = offset
+        for no, text, length, match in shown:
+            if no == 0:
+                out.add("---")
+                continue
+            out.add(*self._render(no + offset, width, text, length, match))
+            last_shown = no + offset
         where = f"in lines {first}-{last}"
         if not matches and not capped:
             return f"[no matches for /{pattern}/ {where} of {doc.reference}]"
@@ -404,58 +449,70 @@ class _Output:
 _Line = tuple[int, bytes, int, "tuple[int, int] | None"]
 
 
-def _scan(data: bytes, regex: object, context: int) -> Iterator[_Line]:
+class _Scanner:
     """Display lines in order, lazily: (line_no, bytes, length, match span or None).
 
     A gap between non-adjacent lines is yielded as line number 0. Scanning stops
-    as soon as the consumer stops, so a capped search costs what it shows.
+    as soon as the consumer stops, so a capped search costs what it shows. After
+    iteration, ``line_no`` is the number of the line starting at ``counted_to``
+    (newlines are counted once, only as far as the scan went).
     """
-    search = regex.search  # type: ignore[attr-defined]
-    end = len(data)
-    pos = counted_to = 0
-    line_no = 1
-    last_no, last_end = 0, -1  # last line yielded and the offset of its terminating newline
-    after_until = 0
-    while pos < end:
-        m = search(data, pos, end)
-        if m is None:
-            break
-        ms = m.start()
-        ls = data.rfind(b"\n", 0, ms) + 1
-        le = data.find(b"\n", ms)
-        le = end if le < 0 else le
-        line_no += data.count(b"\n", counted_to, ls)
-        counted_to = ls
+
+    def __init__(self, data: bytes, regex: object, context: int) -> None:
+        self.data = data
+        self.regex = regex
+        self.context = context
+        self.line_no = 1
+        self.counted_to = 0
+
+    def __iter__(self) -> Iterator[_Line]:
+        data, context = self.data, self.context
+        search = self.regex.search  # type: ignore[attr-defined]
+        end = len(data)
+        pos = 0
+        last_no, last_end = 0, -1  # last line yielded and the offset of its terminating newline
+        after_until = 0
+        while pos < end:
+            m = search(data, pos, end)
+            if m is None:
+                break
+            ms = m.start()
+            ls = data.rfind(b"\n", 0, ms) + 1
+            le = data.find(b"\n", ms)
+            le = end if le < 0 else le
+            self.line_no += data.count(b"\n", self.counted_to, ls)
+            self.counted_to = ls
+            line_no = self.line_no
+            s, n = last_end + 1, last_no
+            while n < min(after_until, line_no - 1) and s < end:  # trailing context of the previous match
+                e = data.find(b"\n", s)
+                e = end if e < 0 else e
+                n += 1
+                yield n, data[s:e], e - s, None
+                s = e + 1
+            last_no = n
+            first_ctx = max(line_no - context, last_no + 1, 1)
+            if last_no and first_ctx > last_no + 1:
+                yield 0, b"", 0, None
+            before: list[tuple[int, int, int]] = []
+            s = ls
+            for n in range(line_no - 1, first_ctx - 1, -1):
+                ps = data.rfind(b"\n", 0, s - 1) + 1
+                before.append((n, ps, s - 1))
+                s = ps
+            for n, a, b in reversed(before):
+                yield n, data[a:b], b - a, None
+            yield line_no, data[ls:le], le - ls, (ms - ls, max(m.end(), ms) - ls)
+            last_no, last_end = line_no, le
+            after_until = line_no + context
+            pos = le + 1
         s, n = last_end + 1, last_no
-        while n < min(after_until, line_no - 1) and s < end:  # trailing context of the previous match
+        while n < after_until and s < end:
             e = data.find(b"\n", s)
             e = end if e < 0 else e
             n += 1
             yield n, data[s:e], e - s, None
             s = e + 1
-        last_no = n
-        first_ctx = max(line_no - context, last_no + 1, 1)
-        if last_no and first_ctx > last_no + 1:
-            yield 0, b"", 0, None
-        before: list[tuple[int, int, int]] = []
-        s = ls
-        for n in range(line_no - 1, first_ctx - 1, -1):
-            ps = data.rfind(b"\n", 0, s - 1) + 1
-            before.append((n, ps, s - 1))
-            s = ps
-        for n, a, b in reversed(before):
-            yield n, data[a:b], b - a, None
-        yield line_no, data[ls:le], le - ls, (ms - ls, max(m.end(), ms) - ls)
-        last_no, last_end = line_no, le
-        after_until = line_no + context
-        pos = le + 1
-    s, n = last_end + 1, last_no
-    while n < after_until and s < end:
-        e = data.find(b"\n", s)
-        e = end if e < 0 else e
-        n += 1
-        yield n, data[s:e], e - s, None
-        s = e + 1
 
 
 def _parse_range(value: Mapping[str, Any] | tuple[int, int] | list[int] | None) -> tuple[int, int] | None:
