@@ -1,7 +1,7 @@
 """Test images and containers for the Docker backend, built locally (no registry).
 
 The images are imported (``docker import``) from a tar of a tiny root
-filesystem: the host's static busybox (``/bin/busybox`` from Debian's
+filesystem (imported through the SDK, no CLI needed): the host's static busybox (``/bin/busybox`` from Debian's
 ``busybox-static``) with one symlink per applet, or the host's own GNU tools
 with their shared libraries. They build in a fraction of a second, offline.
 An image that already exists is reused. Containers made here carry the label
@@ -84,11 +84,9 @@ def build_image(client: Any, variant: str = FULL) -> str:
             info = tarfile.TarInfo(name)
             info.size, info.mode = len(data), 0o644
             tar.addfile(info, io.BytesIO(data))
-    subprocess.run(
-        ["docker", "import", "-c", "ENV PATH=/bin", "-c", 'CMD ["/bin/sh"]', "-", tag],
-        input=buf.getvalue(),
-        check=True,
-        capture_output=True,
+    repository, _, version = tag.rpartition(":")
+    client.api.import_image_from_data(
+        buf.getvalue(), repository=repository, tag=version, changes=["ENV PATH=/bin", 'CMD ["/bin/sh"]']
     )
     return tag
 
@@ -96,6 +94,8 @@ def build_image(client: Any, variant: str = FULL) -> str:
 def _add_busybox(tar: tarfile.TarFile) -> None:
     if not os.path.exists(BUSYBOX):
         raise RuntimeError(f"{BUSYBOX} is missing: install Debian's busybox-static")
+    if subprocess.run(["ldd", BUSYBOX], capture_output=True).returncode == 0:
+        raise RuntimeError(f"{BUSYBOX} is dynamically linked: install Debian's busybox-static instead of busybox")
     applets = subprocess.run([BUSYBOX, "--list"], capture_output=True, text=True, check=True).stdout.split()
     tar.add(BUSYBOX, "bin/busybox")
     for name in applets:

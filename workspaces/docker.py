@@ -178,7 +178,8 @@ class DockerWorkspace(Workspace):
     user), ``file_mode`` (0o644), ``timeout`` (60 s: the limit on every engine
     call and internal exec), ``command`` (``["sleep", "infinity"]``) and
     ``create_kwargs`` (passed to ``containers.create``, e.g. ``tmpfs``,
-    ``network_mode``, ``mem_limit``).
+    ``network_mode``, ``mem_limit``; ``init=True`` is the default so the idle
+    container reaps orphans, pass ``init=False`` if the engine has no docker-init).
     """
 
     def __init__(
@@ -242,9 +243,8 @@ class DockerWorkspace(Workspace):
                 import docker.errors
 
                 try:
-                    created = self._client.containers.create(
-                        self._image, self._command, detach=True, init=True, **self._create_kwargs
-                    )
+                    options = {"detach": True, "init": True, **self._create_kwargs}
+                    created = self._client.containers.create(self._image, self._command, **options)
                 except docker.errors.ImageNotFound as exc:
                     raise BackendUnavailable(
                         f"image {self._image!r} is not on the engine (build or pull it first)"
