@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import anyio
 import click
@@ -199,16 +199,17 @@ def run(workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_
     out_path = os.path.join(folder, f".tmp-run-{secrets.token_hex(6)}")
     err_path = out_path + "-stderr"
     try:
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            try:
-                code = subprocess.call(list(command), stdout=out, stderr=err)
-            except FileNotFoundError:
-                click.echo(f"offload: command not found: {command[0]}", err=True)
-                sys.exit(127)
-            except PermissionError:
-                click.echo(f"offload: permission denied: {command[0]}", err=True)
-                sys.exit(126)
         try:
+            code, failure = _run_streaming(command, out_path, err_path)
+        except FileNotFoundError:
+            click.echo(f"offload: command not found: {command[0]}", err=True)
+            sys.exit(127)
+        except PermissionError:
+            click.echo(f"offload: permission denied: {command[0]}", err=True)
+            sys.exit(126)
+        try:
+            if failure is not None:
+                _raise_space(failure)
             outcome = anyio.run(_finish_run, ws, session_id, command, code, out_path, err_path,
                                 max_tokens, preview_tokens)
         except NotEnoughSpace as exc:
@@ -228,6 +229,50 @@ def run(workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_
     else:
         click.echo(outcome["text"])
     sys.exit(code)
+
+
+def _run_streaming(command: Sequence[str], out_path: str, err_path: str) -> tuple[int, OSError | None]:
+    """Run ``command``, copying stdout and stderr to two files in 1 MB chunks (bounded memory).
+
+    The copy goes through this process (not a file handed to the child) so a
+    full disk is seen here; the pipes are still drained to the end so the
+    command finishes normally and its exit code is kept.
+    """
+    import threading
+
+    proc = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    failures: list[OSError] = []
+
+    def pump(fd: int, path: str) -> None:
+        with open(path, "wb", buffering=0) as dst:
+            while chunk := os.read(fd, _CHUNK):
+                if failures:
+                    continue  # keep draining so the command is never blocked
+                try:
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[dst.write(view) or 0 :]
+                except OSError as exc:
+                    failures.append(exc)
+
+    assert proc.stdout is not None and proc.stderr is not None
+    threads = [threading.Thread(target=pump, args=(proc.stderr.fileno(), err_path), daemon=True)]
+    threads[0].start()
+    pump(proc.stdout.fileno(), out_path)
+    threads[0].join()
+    proc.stdout.close()
+    proc.stderr.close()
+    return proc.wait(), (failures[0] if failures else None)
+
+
+def _raise_space(exc: OSError) -> NoReturn:
+    import errno
+
+    from workspaces.errors import NotEnoughSpace
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        raise NotEnoughSpace(exc.errno, "no space left for the command's output") from exc
+    raise exc
 
 
 async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: int, out_path: str,
@@ -261,21 +306,20 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
         try:
             rel = await anyio.to_thread.run_sync(assemble)
         except OSError as exc:
-            import errno
-
-            from workspaces.errors import NotEnoughSpace
-
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                raise NotEnoughSpace(exc.errno, "no space left for the command's output") from exc
-            raise
+            _raise_space(exc)
         ref = ws.reference(rel)
-        size = os.path.getsize(os.path.join(str(ws.path), rel))
-        scan = await anyio.to_thread.run_sync(_scan_for_preview, os.path.join(str(ws.path), rel), preview_tokens)
-        await ws._record(session_id, {
-            "kind": "tool_result", "ref": ref, "tool": " ".join(command)[:200], "tool_id": rel.rsplit("-", 1)[-1],
-            "bytes": size, "tokens": (size + 3) // 4, "status": "offloaded", "is_error": code != 0,
-            "exit_code": code,
-        })
+        host = os.path.join(str(ws.path), rel)
+        size = os.path.getsize(host)
+        scan = await anyio.to_thread.run_sync(_scan_for_preview, host, preview_tokens)
+        try:
+            await ws._record(session_id, {
+                "kind": "tool_result", "ref": ref, "tool": " ".join(command)[:200],
+                "tool_id": rel.rsplit("-", 1)[-1].removesuffix(".txt"), "bytes": size, "tokens": (size + 3) // 4,
+                "status": "offloaded", "is_error": code != 0, "exit_code": code,
+            })
+        except OSError:
+            os.unlink(host)  # no ledger line: keep nothing half-recorded
+            raise
         header = [
             f"[Offloaded: {scan.lines} lines, ~{(size + 3) // 4} tokens, exit code {code}"
             + (f", {scan.signal_count} error/warning lines" if scan.signal_count else "") + "]",

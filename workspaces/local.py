@@ -3,7 +3,8 @@
 Writes are atomic (temp file in the same folder, then ``rename``; exclusive
 writes use ``link``, which fails if the name exists). Appends use ``O_APPEND``
 with one ``write`` under ``flock``, so concurrent processes never interleave
-lines, and a failed append is truncated back so no torn line remains. Every
+lines, a failed append is truncated back, and a torn tail left by a writer killed
+mid-append is cut before the next append, so no torn line fuses with a good one. Every
 path is checked after resolving symlinks: nothing outside the workdir is read,
 written, listed or removed. All disk I/O runs in worker threads.
 """
@@ -128,10 +129,10 @@ class LocalWorkspace(Workspace):
     async def _append(self, path: str, data: bytes) -> None:
         def append() -> None:
             target = self._parent_dir(path)
-            fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, self._file_mode)
+            fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, self._file_mode)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-                size = os.fstat(fd).st_size
+                size = _drop_torn_tail(fd, os.fstat(fd).st_size)
                 try:
                     view = memoryview(data)
                     while view:
@@ -213,3 +214,23 @@ class LocalWorkspace(Workspace):
         """The workdir as a host path."""
         return Path(self._root)
 
+
+def _drop_torn_tail(fd: int, size: int) -> int:
+    """Cut an unterminated last line (a writer killed mid-append) back to the last newline.
+
+    Called under the append lock: every writer takes it, so bytes after the last
+    newline can only be a dead writer's unacknowledged partial line. Without this
+    the next append would fuse onto it and corrupt a good line. Returns the new size.
+    """
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return size
+    end = size
+    while end > 0:
+        start = max(0, end - 65536)
+        nl = os.pread(fd, end - start, start).rfind(b"\n")
+        if nl >= 0:
+            end = start + nl + 1
+            break
+        end = start
+    os.ftruncate(fd, end)
+    return end
