@@ -58,15 +58,33 @@ def _log_payload(size: int) -> str:
     return "".join(out)
 
 
-async def _measure(server: EnvdServer, run: Callable[[int], Awaitable[Any]], repeat: int) -> tuple[float, float]:
-    """Median seconds per call and requests per call."""
-    times = []
-    server.clear()
+Stats = tuple[float, float, float]  # median seconds, requests, body KB on the wire (per call)
+
+
+async def _compare(
+    server: EnvdServer,
+    ours: Callable[[int], Awaitable[Any]],
+    theirs: Callable[[int], Awaitable[Any]],
+    repeat: int,
+) -> tuple[Stats, Stats]:
+    """Run both sides alternately (so machine noise hits both alike); per-call stats for each."""
+    samples: dict[int, list[tuple[float, int, int]]] = {0: [], 1: []}
     for i in range(repeat):
-        start = time.perf_counter()
-        await run(i)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), server.count() / repeat
+        for side, run in enumerate((ours, theirs)):
+            server.clear()
+            start = time.perf_counter()
+            await run(i)
+            elapsed = time.perf_counter() - start
+            samples[side].append((elapsed, server.count(), server.bytes_in + server.bytes_out))
+
+    def stats(rows: list[tuple[float, int, int]]) -> Stats:
+        return (
+            statistics.median(r[0] for r in rows),
+            sum(r[1] for r in rows) / len(rows),
+            sum(r[2] for r in rows) / 1000 / len(rows),
+        )
+
+    return stats(samples[0]), stats(samples[1])
 
 
 async def main() -> None:
@@ -85,10 +103,10 @@ async def main() -> None:
         theirs._sandbox = sandbox
         theirs._backend = E2BBackend(sandbox, workdir=WORKDIR)
 
-        rows: list[tuple[str, float, float, float, float]] = []
+        rows: list[tuple[str, Stats, Stats]] = []
         for label, payload, repeat in (
-            ("tool result, 150 KB JSON", _json_payload(150_000), 15),
-            ("tool result, 5 MB log", _log_payload(5_000_000), 5),
+            ("tool result, 150 KB JSON", _json_payload(150_000), 21),
+            ("tool result, 5 MB log", _log_payload(5_000_000), 7),
         ):
 
             async def run_ours(i: int, payload: str = payload, label: str = label) -> None:
@@ -99,9 +117,7 @@ async def main() -> None:
                 block = ToolResultBlock(id=f"{label[-6:]}-{i}", name="tool", output=[TextBlock(text=payload)])
                 await theirs.offload_tool_result("theirs", block)
 
-            t_ours, r_ours = await _measure(server, run_ours, repeat)
-            t_theirs, r_theirs = await _measure(server, run_theirs, repeat)
-            rows.append((label, r_ours, r_theirs, t_ours, t_theirs))
+            rows.append((label, *await _compare(server, run_ours, run_theirs, repeat)))
 
         # offload_context onto a log that already holds ~2 MB: append-in-place vs read + rewrite
         filler = [{"role": "user", "content": "x" * 2000} for _ in range(1000)]
@@ -114,19 +130,21 @@ async def main() -> None:
         async def ctx_theirs(i: int) -> None:
             await theirs.offload_context("ctx", [Msg(name="u", role="user", content=[TextBlock(text=f"turn {i}")])])
 
-        t_ours, r_ours = await _measure(server, ctx_ours, 15)
-        t_theirs, r_theirs = await _measure(server, ctx_theirs, 15)
-        rows.append(("context append onto a 2 MB log", r_ours, r_theirs, t_ours, t_theirs))
+        rows.append(("context append onto a 2 MB log", *await _compare(server, ctx_ours, ctx_theirs, 15)))
         await ours.close()
     finally:
         server.stop()
 
-    print("| operation | requests (ours) | requests (AgentScope) | ms (ours) | ms (AgentScope) | AgentScope / ours |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for label, r_o, r_t, t_o, t_t in rows:
-        print(f"| {label} | {r_o:.0f} | {r_t:.0f} | {t_o * 1000:.1f} | {t_t * 1000:.1f} | {t_t / t_o:.2f} |")
+    print("| operation | requests: ours / AgentScope | KB on the wire | ms: ours / AgentScope | time ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for label, (t_o, r_o, kb_o), (t_t, r_t, kb_t) in rows:
+        print(
+            f"| {label} | {r_o:.0f} / {r_t:.0f} | {kb_o:,.0f} / {kb_t:,.0f} "
+            f"| {t_o * 1000:.1f} / {t_t * 1000:.1f} | {t_t / t_o:.2f}x |"
+        )
     print()
-    print("Requests per call, median ms per call. Ours includes one request for the ledger line")
+    print("Per call: requests, request+response body KB, median ms; time ratio = AgentScope / ours.")
+    print("Ours includes one request for the ledger line")
     print("(AgentScope keeps no ledger), so the content itself is 1 request up to inline_limit, 2 above.")
 
 

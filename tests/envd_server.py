@@ -123,6 +123,8 @@ class EnvdServer:
         self.root = Path(root).resolve()
         (self.root / HOME.lstrip("/")).mkdir(parents=True, exist_ok=True)
         self.requests: list[RecordedRequest] = []
+        self.bytes_in = 0  # request body bytes received since the last clear()
+        self.bytes_out = 0  # response body bytes sent since the last clear()
         self._faults: list[_Fault] = []
         self._lock = threading.Lock()
         self._procs: dict[int, _Proc] = {}
@@ -189,9 +191,10 @@ class EnvdServer:
             self._faults.append(_Fault(status, text, prefix, times))
 
     def clear(self) -> None:
-        """Forget recorded requests."""
+        """Forget recorded requests and byte counts."""
         with self._lock:
             self.requests.clear()
+            self.bytes_in = self.bytes_out = 0
 
     def count(self, predicate: Callable[[RecordedRequest], bool] | None = None) -> int:
         with self._lock:
@@ -234,6 +237,21 @@ class EnvdServer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
+
+        async def counting_receive() -> MutableMapping[str, Any]:
+            message = await receive()
+            with self._lock:
+                self.bytes_in += len(message.get("body", b""))
+            return message
+
+        async def counting_send(message: MutableMapping[str, Any]) -> None:
+            with self._lock:
+                self.bytes_out += len(message.get("body", b""))
+            await send(message)
+
+        await self._handle(scope, counting_receive, counting_send)
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         path: str = scope["path"]
@@ -493,13 +511,24 @@ class _ProcessService(Process):
         pump = asyncio.ensure_future(self._pump(proc, deadline / 1000 if deadline else None))
         try:
             yield proc_pb.StartResponse(event=_process_event("start", proc_pb.ProcessEvent.StartEvent(pid=process.pid)))
-            while (event := await proc.events.get()) is not None:
+            while (event := await self._next_event(proc, ctx)) is not None:
                 if event is _DEADLINE:
                     raise ConnectError(Code.DEADLINE_EXCEEDED, "context deadline exceeded")
                 yield proc_pb.StartResponse(event=event)
         finally:
             if not pump.done() and process.returncode is None and deadline:
                 _signal(process, signal.SIGKILL)  # the stream's deadline ends the process, as in envd
+
+    @staticmethod
+    async def _next_event(proc: _Proc, ctx: RequestContext[Any, Any]) -> Any:
+        """The next queued event, or a keepalive event after the interval the client asked for."""
+        interval = ctx.request_headers.get("keepalive-ping-interval")
+        if not interval:
+            return await proc.events.get()
+        try:
+            return await asyncio.wait_for(proc.events.get(), float(interval))
+        except TimeoutError:
+            return _process_event("keepalive", proc_pb.ProcessEvent.KeepAlive())
 
     async def _pump(self, proc: _Proc, deadline: float | None) -> None:
         """Forward output chunks as data events, then the end event (killing at the deadline)."""

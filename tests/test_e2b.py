@@ -460,3 +460,16 @@ async def test_server_accepts_multipart_batches_and_gzip_octet_streams(
 
 async def test_server_health_answers_no_content(sandbox: AsyncSandbox) -> None:
     assert await sandbox.is_running() is True
+
+
+async def test_server_sends_keepalive_events_on_a_quiet_stream(sandbox: AsyncSandbox) -> None:
+    from e2b.envd.process import process_pb
+    from protobuf import Oneof
+
+    request = process_pb.StartRequest(process=process_pb.ProcessConfig(cmd="/bin/bash", args=["-l", "-c", "sleep 0.5"]))
+    kinds = []
+    async for response in sandbox.commands._rpc.start(request, headers={"Keepalive-Ping-Interval": "0.1"}):
+        assert response.event is not None and isinstance(response.event.event, Oneof)
+        kinds.append(response.event.event.field)
+    assert kinds[0] == "start" and kinds[-1] == "end"
+    assert "keepalive" in kinds
