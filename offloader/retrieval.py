@@ -27,7 +27,7 @@ a mismatch rebuilds it.
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import re
 import struct
 import sys
@@ -36,8 +36,6 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import anyio
 
 from workspaces import _text
 from workspaces.base import Workspace
@@ -83,41 +81,14 @@ class _Doc:
         self._data: bytes | None = None  # whole content, when the source only gives that
         self._starts: array[int] | None = None  # in-memory index
         self._rel = ""
-        self._prefetched: tuple[int, int, list[int]] | None = None
 
-    async def load(self, prefetch: tuple[int, int] | None = None) -> None:
-        """Stat the content (workspaces) or fetch it (Storage).
-
-        With ``prefetch`` (a line range) and a known-fresh index from an earlier
-        call, the index entries are read concurrently with the stat, so a range
-        read costs two round trips instead of three.
-        """
+    async def load(self) -> None:
+        """Stat the content (workspaces) or fetch it (Storage)."""
         source = self.r.source
         if isinstance(source, Workspace):
             await source._ready()
             self._rel = source.relative(self.reference)
-            if not self._rel:
-                raise UnknownReference(f"unknown reference {self.reference!r}: nothing is stored there")
-            known = self.r._cache_get(("index", self._rel))
-            if prefetch is not None and isinstance(known, tuple):
-                first, last = prefetch[0], min(prefetch[1], int(known[2]))
-                got: dict[str, Any] = {}
-
-                async def stat() -> None:
-                    got["info"] = await source._stat(self._rel)
-
-                async def entries() -> None:
-                    with contextlib.suppress(OSError, WorkspaceError):
-                        got["starts"] = await self._read_entries(first, last) if first <= last else None
-
-                async with anyio.create_task_group() as tg:
-                    tg.start_soon(stat)
-                    tg.start_soon(entries)
-                info = got["info"]
-                if info is not None and (info.size, info.mtime) == known[:2] and got.get("starts"):
-                    self._prefetched = (first, last, got["starts"])
-            else:
-                info = await source._stat(self._rel)
+            info = await source._stat(self._rel) if self._rel else None
             if info is None:
                 raise UnknownReference(f"unknown reference {self.reference!r}: nothing is stored there")
             cached = self.r._cache_get(("meta", self._rel))
@@ -154,8 +125,6 @@ class _Doc:
         """Start offsets of lines ``first..last`` plus the end of ``last`` (1-based)."""
         if self._starts is not None:
             return list(self._starts[first - 1 : last + 1])
-        if self._prefetched is not None and self._prefetched[:2] == (first, last):
-            return self._prefetched[2]
         return await self._read_entries(first, last)
 
     async def _read_entries(self, first: int, last: int) -> list[int]:
@@ -294,7 +263,7 @@ class Retriever:
             raise ValueError(f"context_lines must be an integer from 0 to 100, got {context_lines!r}")
         regex = _text.compile_pattern(pattern, ignore_case=bool(ignore_case)) if pattern is not None else None
         doc = _Doc(self, reference)
-        await doc.load(prefetch=span if regex is None else None)
+        await doc.load()
         searching = regex is not None or span is not None or context_lines is not None
         if doc.meta.binary is not None:
             if searching:
@@ -328,6 +297,15 @@ class Retriever:
         out = _Output(self.max_output_chars)
         width = len(str(last))
         shown = first - 1
+        lengths = [b - a for a, b in itertools.pairwise(starts)]
+        if starts[-1] - base == len(data) and max(lengths) <= self.max_line_chars:
+            # fast path, every line short and read whole: decode once, split once
+            decoded = data.decode("utf-8", "replace").split("\n")
+            for no, line in zip(range(first, last + 1), decoded, strict=False):
+                if not out.add(f"  {no:>{width}}| {line}"):
+                    break
+                shown = no
+            return self._range_answer(doc, out, first, shown, last, total, full)
         for i in range(last - first + 1):
             a, b = starts[i] - base, starts[i + 1] - base
             if a >= len(data) and b > a:
@@ -341,6 +319,9 @@ class Retriever:
             if not out.add(*self._render(first + i, width, text, length, None)):
                 break
             shown = first + i
+        return self._range_answer(doc, out, first, shown, last, total, full)
+
+    def _range_answer(self, doc: _Doc, out: _Output, first: int, shown: int, last: int, total: int, full: bool) -> str:
         parts = [f"[lines {first}-{shown} of {total} in {doc.reference}]", *out.lines, *out.notes(self.max_line_chars)]
         if shown < last or (full and shown < total):
             nxt = shown + 1
