@@ -36,6 +36,9 @@ _SIGNAL = re.compile(
 )
 _CHUNK = 1 << 20
 _MAX_LINE_SHOWN = 400
+#: Outputs up to this size get ``offloader.preview.make_preview`` (reads the file);
+#: larger ones a streaming head / signal lines / tail preview in bounded memory.
+_PREVIEW_IN_MEMORY = 8 << 20
 
 
 # ------------------------------------------------------------ shared plumbing
@@ -311,6 +314,9 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
         host = os.path.join(str(ws.path), rel)
         size = os.path.getsize(host)
         scan = await anyio.to_thread.run_sync(_scan_for_preview, host, preview_tokens)
+        body = scan.render()
+        if size <= _PREVIEW_IN_MEMORY:  # small enough to read: the package's signal-keeping preview
+            body = (await anyio.to_thread.run_sync(_package_preview, host, preview_tokens)).splitlines()
         try:
             await ws._record(session_id, {
                 "kind": "tool_result", "ref": ref, "tool": " ".join(command)[:200],
@@ -327,7 +333,14 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
             "Read it with your file tools (Read with offset/limit, Grep for a pattern).",
         ]
         return {"offloaded": True, "ref": ref, "bytes": size, "lines": scan.lines,
-                "text": "\n".join(header + scan.render())}
+                "text": "\n".join(header + body)}
+
+
+def _package_preview(path: str, preview_tokens: int) -> str:
+    from offloader.preview import make_preview
+    from offloader.tokens import default_counter
+
+    return make_preview(_read_text(path), counter=default_counter(), preview_tokens=preview_tokens)
 
 
 def _read_text(path: str) -> str:
@@ -808,8 +821,11 @@ async def _demo(folder: str, narrate: bool) -> dict[str, Any]:
         after = counter.count(preview_text)
         steps.append({"step": "offload a 30,000-line build log", "before": before, "after": after, "ref": ref})
         say(f"1. offloaded {len(log):,} bytes to {ref}\n   the context keeps a {after}-token preview:")
-        for line in preview_text.splitlines()[:4]:
-            say(f"   | {line}")
+        shown = [x for x in preview_text.splitlines() if x.startswith("[Offloaded") or "ERROR" in x
+                 or "omitted" in x or "/sessions/" in x]
+        for line in shown[:8]:
+            say(f"   | {line[:160]}")
+        steps[-1]["needle_in_preview"] = _NEEDLE in preview_text
         # 2. the agent retrieves the needle by pattern
         found = await retrieve(ws, ref, pattern="checksum mismatch", context_lines=1)
         steps.append({"step": "retrieve the failing line by pattern", "before": before,
@@ -829,27 +845,13 @@ async def _demo(folder: str, narrate: bool) -> dict[str, Any]:
 
 
 async def _demo_offload(ws: Any, result: Any, counter: Any) -> tuple[str, str]:
-    """Offload through ContextOffloader when the package has it, else the workspace directly."""
-    import importlib
+    """Offload through ContextOffloader, as an agent loop's after-tool hook would."""
+    from offloader.offloader import ContextOffloader
 
-    try:
-        context_offloader = importlib.import_module("offloader.offloader").ContextOffloader
-    except (ImportError, AttributeError):
-        context_offloader = None
-    if context_offloader is not None:
-        try:
-            off = context_offloader(ws, counter=counter)
-            replaced = await off.process("demo", result)
-            text = "\n".join(getattr(b, "text", "") for b in replaced.content)
-            ref = next((w for w in text.split() if "/sessions/" in w), "")
-            if ref:
-                return text, ref.strip("()[]<>,.'\"")
-        except (TypeError, AttributeError):
-            pass  # an API this demo does not know yet: fall back below
-    ref = await ws.offload_tool_result("demo", result)
-    path = os.path.join(str(ws.path), ws.relative(ref))
-    scan = await anyio.to_thread.run_sync(_scan_for_preview, path, 300)
-    return "\n".join([f"[Offloaded; full output: {ref}]", *scan.render()]), ref
+    replaced = await ContextOffloader(ws, counter=counter, preview_tokens=300).process_tool_result("demo", result)
+    text = "\n".join(getattr(b, "text", "") for b in replaced.content)
+    ref = next(w.strip("()[]<>,.'\"") for w in text.split() if "/sessions/" in w)
+    return text, ref
 
 
 def _demo_conversation(turns: int) -> list[dict[str, Any]]:

@@ -153,6 +153,19 @@ def test_offload_on_a_full_disk_raises_not_enough_space_and_leaves_nothing(full_
     anyio.run(go)
 
 
+def test_context_offloader_on_a_full_disk_keeps_the_original_result_in_context(full_disk: Path) -> None:
+    from offloader.offloader import ContextOffloader
+
+    async def go() -> None:
+        async with LocalWorkspace(full_disk / "ws") as ws:
+            result = ToolResultBlock("big", "bash", (TextBlock("z " * 1_500_000),))
+            kept = await ContextOffloader(ws).process_tool_result("s", result)
+            assert kept is result  # nothing lost: the agent still sees the whole result
+            assert not list((full_disk / "ws").rglob("tool_result-*")) and not list((full_disk / "ws").rglob(".tmp-*"))
+
+    anyio.run(go)
+
+
 def test_context_append_on_a_full_disk_leaves_no_torn_line(full_disk: Path) -> None:
     async def go() -> None:
         async with LocalWorkspace(full_disk / "ws") as ws:
