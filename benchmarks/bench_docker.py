@@ -29,6 +29,7 @@ import sys
 import tarfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +38,16 @@ import anyio.to_thread
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from offloader import TextBlock, ToolResultBlock  # noqa: E402
-from tests.docker_support import RequestLog, build_image, engine_client, remove_quietly, start_container  # noqa: E402
-from workspaces.docker import DockerWorkspace  # noqa: E402
+from offloader import TextBlock, ToolResultBlock
+from tests.docker_support import RequestLog, build_image, engine_client, remove_quietly, start_container
+from workspaces.docker import DockerWorkspace
 
 
 def _payloads() -> list[tuple[str, str]]:
     records = [{"id": i, "name": f"item-{i}", "tags": ["a", "b"], "score": i * 0.5} for i in range(2_000)]
     json_150k = json.dumps(records, indent=1)[:150_000]
-    log_5m = "".join(f"2026-01-01T00:00:{i % 60:02d} INFO step {i} compiled module_{i % 97}.c ok\n" for i in range(90_000))
+    line = "2026-01-01T00:00:{:02d} INFO step {} compiled module_{}.c ok\n"
+    log_5m = "".join(line.format(i % 60, i, i % 97) for i in range(90_000))
     return [("150 KB JSON", json_150k), ("5 MB log", log_5m[:5_000_000])]
 
 
@@ -64,21 +66,136 @@ async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
     return time.perf_counter() - start
 
 
+Row = tuple[str, str, str, str, str]
+_THEIR_REQUESTS: list[str] = []  # paths of AgentScope's (aiodocker) requests, for counting
+
+
+def _their_counts() -> str:
+    costly = sum(1 for path in _THEIR_REQUESTS if path.endswith(("/start", "/archive")))
+    return f"{len(_THEIR_REQUESTS)} / {costly}"
+
+
+def _row(operation: str, implementation: str, times: list[float], floor: float | None, requests: str) -> Row:
+    median = statistics.median(times)
+    ratio = f"{median / floor:.2f}x" if floor else ""
+    return (operation, implementation, f"{median * 1e3:.0f} ms", ratio, requests)
+
+
 async def _agentscope(container_id: str) -> tuple[Any, Any] | None:
-    """AgentScope's DockerWorkspace with its DockerBackend bound to our container, or None."""
+    """AgentScope's DockerWorkspace with its own DockerBackend bound to our container, or None."""
     try:
         import aiodocker
-        from agentscope.message import ToolResultBlock as ASToolResult  # noqa: F401
         from agentscope.workspace import DockerWorkspace as ASDockerWorkspace
         from agentscope.workspace._docker._docker_backend import DockerBackend
     except ImportError as exc:
         print(f"AgentScope column skipped: {exc}", file=sys.stderr)
         return None
-    docker = aiodocker.Docker()
-    container = await docker.containers.get(container_id)
+    engine = aiodocker.Docker()
+    original = engine._do_query
+
+    async def counting(path: Any, method: str, **kwargs: Any) -> Any:
+        _THEIR_REQUESTS.append(str(path))
+        return await original(path, method, **kwargs)
+
+    engine._do_query = counting
+    container = await engine.containers.get(container_id)
     workspace = ASDockerWorkspace()
-    workspace._backend = DockerBackend(container, "/workspace")
-    return workspace, docker
+    workspace._backend = DockerBackend(container, "/workspace")  # what its initialize() binds after provisioning
+    return workspace, engine
+
+
+async def _offloads(
+    ws: DockerWorkspace, client: Any, container: Any, theirs: Any, log: RequestLog, reps: int
+) -> list[Row]:
+    rows: list[Row] = []
+    for label, text in _payloads():
+        data = text.encode()
+        floor_t: list[float] = []
+        ours_t: list[float] = []
+        write_t: list[float] = []
+        theirs_t: list[float] = []
+        counts = their_counts = ""
+        for i in range(reps):
+            put = partial(anyio.to_thread.run_sync, client.api.put_archive, container.id, "/floor", _tar(f"f{i}", data))
+            floor_t.append(await _timed(put))
+            result = ToolResultBlock(id=f"{label[:3]}-{i}", name="bash", content=(TextBlock(text),))
+            log.clear()
+            ours_t.append(await _timed(partial(ws.offload_tool_result, "bench", result)))
+            counts = f"{log.total} / {log.costly}"
+            write_t.append(await _timed(partial(ws._write, [(f"w/{label[:3]}-{i}.txt", data)], exclusive=True)))
+            if theirs is not None:
+                from agentscope.message import ToolResultBlock as ASToolResult
+
+                block = ASToolResult(id=f"{label[:3]}-{i}", name="bash", output=text)
+                _THEIR_REQUESTS.clear()
+                theirs_t.append(await _timed(partial(theirs.offload_tool_result, "bench", block)))
+                their_counts = _their_counts()
+        floor = statistics.median(floor_t)
+        rows.append(_row(f"offload {label}", "bare put_archive (the floor)", floor_t, floor, "1 / 1"))
+        rows.append(_row("", "ours: offload_tool_result (write + ledger line)", ours_t, floor, counts))
+        rows.append(_row("", "ours: its write alone (exclusive, atomic)", write_t, floor, "3 / 1"))
+        if theirs_t:
+            rows.append(_row("", "AgentScope 2.0.11 offload_tool_result", theirs_t, floor, their_counts))
+    return rows
+
+
+async def _context(ws: DockerWorkspace, theirs: Any, log: RequestLog, reps: int) -> list[Row]:
+    """Appending one message to a context log that already holds 5 MB."""
+    await ws.offload_context("ctx", [{"role": "user", "content": "x" * 5_000_000}])
+    ours_t: list[float] = []
+    for _ in range(reps):
+        log.clear()
+        ours_t.append(await _timed(partial(ws.offload_context, "ctx", [{"role": "user", "content": "one more"}])))
+    rows = [
+        _row(
+            "append 1 message to a 5 MB context log",
+            "ours: offload_context",
+            ours_t,
+            None,
+            f"{log.total} / {log.costly}",
+        )
+    ]
+    if theirs is not None:
+        from agentscope.message import Msg
+        from agentscope.message import TextBlock as ASText
+
+        await theirs.offload_context("ctx", [Msg(name="user", role="user", content=[ASText(text="x" * 5_000_000)])])
+        msg = [Msg(name="user", role="user", content=[ASText(text="one more")])]
+        theirs_t = []
+        for _ in range(reps):
+            _THEIR_REQUESTS.clear()
+            theirs_t.append(await _timed(partial(theirs.offload_context, "ctx", msg)))
+        rows.append(_row("", "AgentScope: get_archive whole log, rewrite it", theirs_t, None, _their_counts()))
+    return rows
+
+
+async def _reads(ws: DockerWorkspace, client: Any, container: Any, log: RequestLog, reps: int) -> list[Row]:
+    """Reading 100 lines of a 5 MB offloaded log, near its start and deep inside it."""
+    text = _payloads()[1][1]
+    ref = await ws.offload_tool_result("read", ToolResultBlock(id="big", name="bash", content=(TextBlock(text),)))
+    rows = []
+    for where, offset in (("line 1,000", 1_000), ("line 45,000 (2.5 MB in)", 45_000)):
+        times: list[float] = []
+        for _ in range(reps):
+            log.clear()
+            times.append(await _timed(partial(ws.read, ref, offset=offset, limit=100)))
+        rows.append(
+            _row(
+                f"Read 100 lines at {where}",
+                "ours: Read tool (stat, probe, 1 MB dd windows)",
+                times,
+                None,
+                f"{log.total} / {log.costly}",
+            )
+        )
+
+    def whole() -> bytes:
+        stream, _ = client.api.get_archive(container.id, ref)
+        return b"".join(stream)
+
+    whole_t = [await _timed(partial(anyio.to_thread.run_sync, whole)) for _ in range(reps)]
+    rows.append(_row("", "get_archive of the whole 5 MB file (AgentScope's read_file)", whole_t, None, "1 / 1"))
+    return rows
 
 
 async def main(reps: int) -> None:
@@ -87,52 +204,18 @@ async def main(reps: int) -> None:
         raise SystemExit("no Docker engine answers (run .ci/docker-up.sh)")
     log = RequestLog(client)
     container = start_container(client, build_image(client))
-    theirs = await _agentscope(container.id)
-    rows: list[tuple[str, str, str, str, str]] = []
+    agentscope = await _agentscope(container.id)
+    theirs = agentscope[0] if agentscope else None
+    rows: list[Row] = []
     try:
         container.exec_run(["mkdir", "-p", "/floor", "/workspace"])
         async with DockerWorkspace(container, client=client, workdir="/ours") as ws:
-            for label, text in _payloads():
-                data = text.encode()
-                floor_t, ours_t, write_t, theirs_t = [], [], [], []
-                for i in range(reps):
-                    archive = _tar(f"floor-{i}.txt", data)
-                    floor_t.append(
-                        await _timed(lambda a=archive: anyio.to_thread.run_sync(client.api.put_archive, container.id, "/floor", a))  # type: ignore[misc]
-                    )
-                    result = ToolResultBlock(id=f"{label[:3]}-{i}", name="bash", content=(TextBlock(text),))
-                    log.clear()
-                    ours_t.append(await _timed(lambda r=result: ws.offload_tool_result("bench", r)))  # type: ignore[misc]
-                    per_offload = (log.total, log.costly)
-                    write_t.append(
-                        await _timed(lambda i=i: ws._write([(f"w/{label[:3]}-{i}.txt", data)], exclusive=True))  # type: ignore[misc]
-                    )
-                    if theirs is not None:
-                        from agentscope.message import ToolResultBlock as ASToolResult
-
-                        block = ASToolResult(id=f"{label[:3]}-{i}", name="bash", output=text)
-                        theirs_t.append(await _timed(lambda b=block: theirs[0].offload_tool_result("bench", b)))  # type: ignore[misc]
-                floor = statistics.median(floor_t)
-                ours = statistics.median(ours_t)
-                write = statistics.median(write_t)
-                rows.append((f"offload {label}", "bare put_archive (floor)", f"{floor * 1e3:.0f} ms", "1.00x", "1 / 1"))
-                rows.append(
-                    (
-                        "",
-                        "ours: offload_tool_result",
-                        f"{ours * 1e3:.0f} ms",
-                        f"{ours / floor:.2f}x",
-                        f"{per_offload[0]} / {per_offload[1]}",
-                    )
-                )
-                rows.append(("", "ours: the write alone (exclusive)", f"{write * 1e3:.0f} ms", f"{write / floor:.2f}x", "3 / 1"))
-                if theirs_t:
-                    t = statistics.median(theirs_t)
-                    rows.append(("", "AgentScope 2.0.11 offload_tool_result", f"{t * 1e3:.0f} ms", f"{t / floor:.2f}x", "- / 3"))
-            rows.extend(await _context_and_read(ws, client, container, theirs, log, reps))
+            rows += await _offloads(ws, client, container, theirs, log, reps)
+            rows += await _context(ws, theirs, log, reps)
+            rows += await _reads(ws, client, container, log, reps)
     finally:
-        if theirs is not None:
-            await theirs[1].close()
+        if agentscope is not None:
+            await agentscope[1].close()
         remove_quietly(container)
     print(f"DockerWorkspace on Docker {client.version()['Version']}, busybox image, medians of {reps} runs\n")
     print("| operation | implementation | latency | vs floor | HTTP requests / costly |")
@@ -141,46 +224,7 @@ async def main(reps: int) -> None:
         print("| " + " | ".join(row) + " |")
 
 
-async def _context_and_read(
-    ws: DockerWorkspace, client: Any, container: Any, theirs: tuple[Any, Any] | None, log: RequestLog, reps: int
-) -> list[tuple[str, str, str, str, str]]:
-    """Appending one message to a 5 MB context log, and reading 100 lines of a 5 MB file."""
-    rows: list[tuple[str, str, str, str, str]] = []
-    big = [{"role": "user", "content": "x" * 5_000_000}]
-    small = [{"role": "user", "content": "one more message"}]
-    await ws.offload_context("ctx", big)
-    ours_t = []
-    for _ in range(reps):
-        log.clear()
-        ours_t.append(await _timed(lambda: ws.offload_context("ctx", small)))
-    counts = (log.total, log.costly)
-    rows.append(("append 1 message to a 5 MB log", "ours: offload_context", f"{statistics.median(ours_t) * 1e3:.0f} ms", "", f"{counts[0]} / {counts[1]}"))
-    if theirs is not None:
-        from agentscope.message import Msg
-        from agentscope.message import TextBlock as ASText
-
-        await theirs[0].offload_context("ctx", [Msg(name="user", role="user", content=[ASText(text="x" * 5_000_000)])])
-        msg = [Msg(name="user", role="user", content=[ASText(text="one more message")])]
-        t = [await _timed(lambda: theirs[0].offload_context("ctx", msg)) for _ in range(reps)]
-        rows.append(("", "AgentScope: read whole file + rewrite it", f"{statistics.median(t) * 1e3:.0f} ms", "", "- / 3"))
-    ref = await ws.offload_tool_result("read", ToolResultBlock(id="big", name="bash", content=(TextBlock(_payloads()[1][1]),)))
-    read_t = []
-    for _ in range(reps):
-        log.clear()
-        read_t.append(await _timed(lambda: ws.read(ref, offset=45_000, limit=100)))
-    counts = (log.total, log.costly)
-    rows.append(("Read 100 lines mid 5 MB file", "ours: Read tool (stat + probe + ranged dd)", f"{statistics.median(read_t) * 1e3:.0f} ms", "", f"{counts[0]} / {counts[1]}"))
-
-    def whole() -> bytes:
-        stream, _ = client.api.get_archive(container.id, ref)
-        return b"".join(stream)
-
-    whole_t = [await _timed(lambda: anyio.to_thread.run_sync(whole)) for _ in range(reps)]
-    rows.append(("", "get_archive of the whole file (AgentScope's read_file)", f"{statistics.median(whole_t) * 1e3:.0f} ms", "", "1 / 1"))
-    return rows
-
-
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--reps", type=int, default=5, help="repetitions per measurement (median reported)")
     anyio.run(main, parser.parse_args().reps)

@@ -130,12 +130,23 @@ async def test_a_batch_of_files_in_new_folders_costs_one_engine_operation(client
     assert log.total == 3
 
 
-async def test_an_offload_costs_one_write_and_one_ledger_append(client: Any, container: Any) -> None:
+async def test_an_offload_costs_one_engine_operation(client: Any, container: Any) -> None:
     log = RequestLog(client)
     async with DockerWorkspace(container, workdir=_workdir(), client=client) as ws:
         log.clear()
         await ws.offload_tool_result("s", _result("t", "x" * 150_000))
-    assert log.costly == 2
+        assert log.costly == 1  # the ledger line waits for its batch
+        await ws.flush()
+        assert log.costly == 2
+        assert b'"tool_id":"t"' in await ws.read_bytes("sessions/s/ledger.jsonl")
+
+
+async def test_with_ledger_batch_1_an_offload_costs_a_write_and_a_ledger_append(client: Any, container: Any) -> None:
+    log = RequestLog(client)
+    async with DockerWorkspace(container, workdir=_workdir(), client=client, ledger_batch=1) as ws:
+        log.clear()
+        await ws.offload_tool_result("s", _result("t", "x" * 150_000))
+        assert log.costly == 2
 
 
 async def test_written_files_get_a_real_mtime_and_mode_0644(ws: DockerWorkspace, container: Any) -> None:

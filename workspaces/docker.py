@@ -179,7 +179,10 @@ class DockerWorkspace(Workspace):
     call and internal exec), ``command`` (``["sleep", "infinity"]``) and
     ``create_kwargs`` (passed to ``containers.create``, e.g. ``tmpfs``,
     ``network_mode``, ``mem_limit``; ``init=True`` is the default so the idle
-    container reaps orphans, pass ``init=False`` if the engine has no docker-init).
+    container reaps orphans, pass ``init=False`` if the engine has no docker-init),
+    ``ledger_batch`` (16: ledger lines are buffered and appended together, so an
+    offload costs one engine operation; see ``Workspace.ledger_batch``, set 1 to
+    append every line at once).
     """
 
     def __init__(
@@ -194,10 +197,12 @@ class DockerWorkspace(Workspace):
         timeout: float = 60.0,
         command: Sequence[str] = ("sleep", "infinity"),
         create_kwargs: Mapping[str, Any] | None = None,
+        ledger_batch: int = 16,
     ) -> None:
         if not workdir.startswith("/"):
             raise ValueError(f"workdir must be an absolute path inside the container, got {workdir!r}")
         super().__init__(workdir)
+        self.ledger_batch = ledger_batch
         self._container_arg = container
         self._image = image
         self._client = client

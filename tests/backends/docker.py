@@ -27,5 +27,7 @@ async def open_workspace(tmp_path: Path) -> AsyncIterator[DockerWorkspace]:
         require("OFFLOAD_REQUIRE_DOCKER", "no Docker engine answers (start one with .ci/docker-up.sh)")
     container = _SHARED.get()
     workdir = f"/ws/{tmp_path.name[:40]}-{secrets.token_hex(3)}"
-    async with DockerWorkspace(container, workdir=workdir, client=container.client) as ws:
+    # ledger_batch=1: the suite reads the ledger right after an offload; batching
+    # (the Docker default) is covered by its own suite test and tests/test_docker.py.
+    async with DockerWorkspace(container, workdir=workdir, client=container.client, ledger_batch=1) as ws:
         yield ws
