@@ -129,21 +129,34 @@ class _View:
         self.cut: set[int] = set()
         self.summary_tokens = 0
         self.sum = sum(tokens)  # tokens of the messages not cut
-        n = len(canon)
-        # Pair every tool call with the next result of the same (normalised) id.
-        self.partner: dict[tuple[int, int], tuple[int, int]] = {}
-        self.reach = list(range(n))  # furthest message linked to message i by a call/result pair
-        open_calls: dict[str, tuple[int, int]] = {}
-        for i, msg in enumerate(canon):
-            for b, block in enumerate(msg.content):
-                if isinstance(block, ToolCallBlock):
-                    open_calls[normalise_id(block.id)] = (i, b)
-                elif isinstance(block, ToolResultBlock):
-                    call = open_calls.pop(normalise_id(block.id), None)
-                    if call is not None:
-                        self.partner[(i, b)] = call
-                        self.partner[call] = (i, b)
-                        self.reach[call[0]] = max(self.reach[call[0]], i)
+        self._pairs: tuple[dict[tuple[int, int], tuple[int, int]], list[int]] | None = None
+
+    def _pair(self) -> tuple[dict[tuple[int, int], tuple[int, int]], list[int]]:
+        """Pair every tool call with the next result of the same (normalised) id (computed once)."""
+        if self._pairs is None:
+            partner: dict[tuple[int, int], tuple[int, int]] = {}
+            reach = list(range(len(self.canon)))  # furthest message linked to message i by a pair
+            open_calls: dict[str, tuple[int, int]] = {}
+            for i, msg in enumerate(self.canon):
+                for b, block in enumerate(msg.content):
+                    if isinstance(block, ToolCallBlock):
+                        open_calls[normalise_id(block.id)] = (i, b)
+                    elif isinstance(block, ToolResultBlock):
+                        call = open_calls.pop(normalise_id(block.id), None)
+                        if call is not None:
+                            partner[(i, b)] = call
+                            partner[call] = (i, b)
+                            reach[call[0]] = max(reach[call[0]], i)
+            self._pairs = (partner, reach)
+        return self._pairs
+
+    @property
+    def partner(self) -> dict[tuple[int, int], tuple[int, int]]:
+        return self._pair()[0]
+
+    @property
+    def reach(self) -> list[int]:
+        return self._pair()[1]
 
     @property
     def total(self) -> int:
@@ -202,6 +215,7 @@ class _Run:
         self.refs: list[str] = []
         self.applied: Level = "none"
         self.cut_replayed = False
+        self.touched: set[int] = set()
 
     # ------------------------------------------------------------ driver
 
@@ -247,6 +261,7 @@ class _Run:
                 await self._truncate(target)
             if self.total() >= target:
                 reason = self._why(level, target)
+        self._remember()
         return CompactionResult(
             self._output(), self.applied, before, self.total(), w, target,
             references=tuple(dict.fromkeys(self.refs)),
@@ -261,6 +276,7 @@ class _Run:
 
     def _set(self, i: int, edits: dict[int, Block]) -> None:
         v = self.view
+        self.touched.add(i)
         v.edits[i].update(edits)
         blocks = list(v.canon[i].content)
         for b, block in v.edits[i].items():
@@ -289,8 +305,19 @@ class _Run:
             v.add_cut(cut.positions)
             v.summary_tokens = self.c._count(Message("user", (TextBlock(cut.text),)))
             self.cut_replayed = True
+        memo = st.memo
         for i, msg in enumerate(v.canon):
             if i in v.cut:
+                continue
+            known = memo.get(v.fps[i], False)
+            if known is None:
+                continue  # seen before, nothing to replay
+            if known is not False:
+                edits_known, current, tokens = known
+                v.edits[i] = dict(edits_known)
+                v.current[i] = current
+                v.sum += tokens - v.tokens[i]
+                v.tokens[i] = tokens
                 continue
             edits: dict[int, Block] = {}
             for b, block in enumerate(msg.content):
@@ -310,6 +337,15 @@ class _Run:
                 edits.update({int(b): block_from_dict(d) for b, d in trunc["blocks"].items()})
             if edits:
                 self._set(i, edits)
+
+    def _remember(self) -> None:
+        """Memoise each kept message's final form so the next turn replays it without work."""
+        v, memo = self.view, self.state.memo
+        if len(memo) > 200_000:
+            memo.clear()
+        for i, fp in enumerate(v.fps):
+            if i not in v.cut and (i in self.touched or fp not in memo):
+                memo[fp] = (dict(v.edits[i]), v.current[i], v.tokens[i]) if v.edits[i] else None
 
     # ------------------------------------------------------------ summaries
 

@@ -64,6 +64,8 @@ class SessionState:
     cut: Cut | None = None
     truncations: dict[str, dict[str, Any]] = field(default_factory=dict)
     dirty: bool = False
+    #: in memory only: message fingerprint -> (edits, final message, tokens), or None if untouched
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> bytes:
         doc = {

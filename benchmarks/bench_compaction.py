@@ -1,0 +1,247 @@
+"""Compaction cost: 1,000 messages / ~200k tokens, cold vs. one new turn.
+
+Run: ``python benchmarks/bench_compaction.py`` (about a minute). Prints markdown
+tables. For each scenario (fill level) and token counter it measures:
+
+Scenarios: fill 70 % (mild), fill 120 % (emergency; mild alone reaches the
+target here because tool results dominate), and fill 120 % with mild disabled
+(``protect_recent_ratio=1``) so the cut runs.
+
+* **cold** -- a fresh compactor and workspace compacting the whole conversation
+  (every message tokenized, summarized, decided and offloaded);
+* **turn** -- the same compactor compacting ``history + 1 new turn`` afterwards
+  (the per-turn cost: cached token counts, replayed decisions);
+* **resume** -- a new compactor (a new process) on the same workspace compacting
+  ``history + 1 new turn``: loads ``state.json``, counts every message again.
+
+Time is split by wrapping the real parts: the summarizer (extractive), the
+workspace I/O (offloads, state and ledger writes) and the tokenizer; "compaction"
+is what remains -- the compactor's own work, the figure DESIGN.md bounds at 50 ms. It is the
+main thread's CPU time minus summarizer and tokenizer time, so it includes the
+workspace's own Python work on the event loop (rendering, JSON) but not waiting
+for disk.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from offloader.compaction import CallSummary, CompactionPolicy, ContextCompactor, ExtractiveSummarizer, ToolExchange
+from offloader.messages import Message
+from offloader.tokens import HeuristicCounter, TokenCounter, default_counter
+from workspaces import LocalWorkspace
+
+REPEATS = 3
+
+
+class Clock:
+    """Time per part: CPU time for the tokenizer and summarizer (they run on the event-loop
+    thread; CPU time is robust to other processes on the machine), wall-clock busy time for
+    workspace I/O (offloads run concurrently in worker threads)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+        self._active = 0
+        self._since = 0.0
+
+    def add(self, key: str, seconds: float) -> None:
+        self.spent[key] = self.spent.get(key, 0.0) + seconds
+
+    def io_start(self) -> None:
+        if self._active == 0:
+            self._since = time.perf_counter()
+        self._active += 1
+
+    def io_end(self) -> None:
+        self._active -= 1
+        if self._active == 0:
+            self.add("workspace I/O", time.perf_counter() - self._since)
+
+
+class TimedCounter:
+    def __init__(self, inner: TokenCounter, clock: Clock) -> None:
+        self.inner, self.clock, self.name = inner, clock, inner.name
+
+    def count(self, text: str) -> int:
+        start = time.thread_time()
+        try:
+            return self.inner.count(text)
+        finally:
+            self.clock.add("tokenizer", time.thread_time() - start)
+
+
+class TimedSummarizer:
+    def __init__(self, clock: Clock) -> None:
+        self.inner, self.clock = ExtractiveSummarizer(), clock
+
+    async def summarize_calls(
+        self, calls: Sequence[ToolExchange], *, recent: Sequence[Message] = ()
+    ) -> list[CallSummary]:
+        start = time.thread_time()
+        try:
+            return await self.inner.summarize_calls(calls, recent=recent)
+        finally:
+            self.clock.add("summarizer", time.thread_time() - start)
+
+    async def summarize_span(self, messages: Sequence[Message]) -> str:
+        start = time.thread_time()
+        try:
+            return await self.inner.summarize_span(messages)
+        finally:
+            self.clock.add("summarizer", time.thread_time() - start)
+
+
+class TimedWorkspace:
+    """The real LocalWorkspace, with the time spent in its calls recorded."""
+
+    def __init__(self, ws: LocalWorkspace, clock: Clock) -> None:
+        self.ws, self.clock, self.workdir = ws, clock, ws.workdir
+
+    async def _timed(self, name: str, *args: Any) -> Any:
+        self.clock.io_start()
+        try:
+            return await getattr(self.ws, name)(*args)
+        finally:
+            self.clock.io_end()
+
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
+        return await self._timed("offload_tool_result", session_id, tool_result)  # type: ignore[no-any-return]
+
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
+        return await self._timed("offload_context", session_id, msgs)  # type: ignore[no-any-return]
+
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
+        return await self._timed("offload_data_block", block)
+
+    async def read_bytes(self, path: str) -> bytes:
+        return await self._timed("read_bytes", path)  # type: ignore[no-any-return]
+
+    async def write_bytes(self, path: str, data: bytes) -> str:
+        return await self._timed("write_bytes", path, data)  # type: ignore[no-any-return]
+
+    async def _append(self, path: str, data: bytes) -> None:
+        await self._timed("_append", path, data)
+
+
+def turn(t: int) -> list[dict[str, Any]]:
+    """Four OpenAI messages, ~800 tokens: a request, a tool call, its log, a reply."""
+    log = "\n".join(f"src/module_{t}/file_{i}.py:{i * 7}: checked {i * 13} symbols, ok" for i in range(48))
+    return [
+        {"role": "user", "content": f"Step {t}: check module {t} and report problems. " + "Context. " * 20},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"call_{t}",
+                    "type": "function",
+                    "function": {"name": "lint", "arguments": json.dumps({"path": f"src/module_{t}", "strict": True})},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": f"call_{t}", "content": log},
+        {"role": "assistant", "content": f"Module {t} is clean. " + "Details follow. " * 16},
+    ]
+
+
+def conversation(turns: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful agent."}]
+    for t in range(turns):
+        out += turn(t)
+    return out
+
+
+async def timed(
+    compactor: ContextCompactor, clock: Clock, messages: list[dict[str, Any]]
+) -> tuple[Any, dict[str, float]]:
+    """Compact once; wall time, main-thread CPU time and the parts recorded by ``clock``."""
+    clock.spent.clear()
+    wall, cpu = time.perf_counter(), time.thread_time()
+    result = await compactor.compact("s", messages, system_tokens=0)
+    sample = {"total": time.perf_counter() - wall, "cpu": time.thread_time() - cpu, **clock.spent}
+    return result, sample
+
+
+async def measure(counter: TokenCounter, fill: float, protect: float, history: list[dict[str, Any]]) -> dict[str, Any]:
+    tokens = (
+        await ContextCompactor(_Nowhere(), 10**9, counter=counter).compact("m", history, system_tokens=0)
+    ).tokens_before
+    window = int(tokens / fill)
+    rows: dict[str, list[dict[str, float]]] = {"cold": [], "turn": [], "resume": []}
+    level = ""
+    for r in range(REPEATS):
+        with tempfile.TemporaryDirectory() as tmp:
+            async with LocalWorkspace(Path(tmp) / "ws") as ws:
+                clock = Clock()
+
+                def make(clock: Clock = clock, ws: LocalWorkspace = ws) -> ContextCompactor:
+                    return ContextCompactor(
+                        TimedWorkspace(ws, clock),  # type: ignore[arg-type]
+                        window=window,
+                        counter=TimedCounter(counter, clock),
+                        summarizer=TimedSummarizer(clock),
+                        policy=CompactionPolicy(protect_recent_ratio=protect),
+                    )
+
+                compactor = make()
+                result, sample = await timed(compactor, clock, history)
+                rows["cold"].append(sample)
+                level = result.level
+                grown = history + turn(10_000 + r)
+                rows["turn"].append((await timed(compactor, clock, grown))[1])
+                rows["resume"].append((await timed(make(), clock, grown))[1])
+    out: dict[str, Any] = {"tokens": tokens, "level": level, "messages": len(history)}
+    for kind, samples in rows.items():
+        keys = {"total", "cpu", "summarizer", "workspace I/O", "tokenizer"}
+        med = {k: statistics.median(s.get(k, 0.0) for s in samples) * 1000 for k in keys}
+        med["compaction"] = med["cpu"] - med["summarizer"] - med["tokenizer"]
+        out[kind] = med
+    return out
+
+
+class _Nowhere:
+    """Measuring only (a huge window never offloads)."""
+
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
+        raise AssertionError
+
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
+        raise AssertionError
+
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
+        return block
+
+
+async def main() -> None:
+    history = conversation(250)
+    counters: list[TokenCounter] = [HeuristicCounter(), default_counter()]
+    print(f"# Compaction: {len(history)} messages, median of {REPEATS} runs, times in ms\n")
+    print(
+        "| counter | fill | mild allowed | level | tokens | run | wall | main-thread CPU | summarizer CPU "
+        "| tokenizer CPU | workspace I/O (wall) | **compactor CPU** (excl. summarizer, tokenizer) | CPU vs cold |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for counter in counters:
+        for fill, protect in ((0.7, 0.3), (1.2, 0.3), (1.2, 1.0)):
+            m = await measure(counter, fill, protect, history)
+            cold = m["cold"]["cpu"]
+            for kind in ("cold", "turn", "resume"):
+                d = m[kind]
+                print(
+                    f"| {counter.name} | {fill:.0%} | {'yes' if protect < 1 else 'no'} | {m['level']} "
+                    f"| {m['tokens']:,} | {kind} | {d['total']:.1f} | {d['cpu']:.1f} | {d['summarizer']:.1f} "
+                    f"| {d['tokenizer']:.1f} | {d['workspace I/O']:.1f} | **{d['compaction']:.1f}** "
+                    f"| {d['cpu'] / cold:.2f}x |"
+                )
+
+
+if __name__ == "__main__":
+    anyio.run(main)
