@@ -555,3 +555,24 @@ def test_the_example_compacts_a_scripted_conversation_offline() -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "trigger" not in line]
     assert [row.split(" | ")[1] for row in rows] == ["none", "mild", "aggressive", "emergency", "emergency"]
     assert "[Offloaded tool result | ref: $TMP/workspace/sessions/mild/tool_result-call_0.txt]" in done.stdout
+
+
+async def test_mild_uses_llm_summaries_from_any_completion_function(ws: LocalWorkspace) -> None:
+    from offloader.compaction import LLMSummarizer
+
+    prompts: list[str] = []
+
+    async def complete(prompt: str) -> str:  # a scripted model: answers for every call id it sees
+        prompts.append(prompt)
+        ids = [line.split(": ", 1)[1] for line in prompt.splitlines() if line.startswith("### tool_call_id: ")]
+        return (
+            "```json\n" + json.dumps([{"tool_call_id": i, "summary": f"model says {i} passed"} for i in ids]) + "\n```"
+        )
+
+    msgs = build(scripted_turns(20), "openai")
+    c = compactor(ws, int(await tokens_of(ws, msgs) / 0.7), summarizer=LLMSummarizer(complete))
+    result = await c.compact("s", msgs, system_tokens=0)
+    replaced = [m["content"] for m in result.messages if str(m.get("content", "")).startswith(MILD_MARKER)]
+    assert replaced and all("model says call_" in text for text in replaced)
+    assert all(p.count("### tool_call_id:") <= 5 for p in prompts)
+    assert {e.score for e in result.entries} == {5}  # the model gave no scores

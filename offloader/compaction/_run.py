@@ -211,7 +211,7 @@ class _Run:
             system_tokens if system_tokens is not None else int(self.window * self.policy.system_overhead_ratio)
         )
         self.overflow = overflow
-        self.changed: list[Entry] = []
+        self._changed_keys: dict[str, Entry] = {}
         self.refs: list[str] = []
         self.applied: Level = "none"
         self.cut_replayed = False
@@ -289,8 +289,12 @@ class _Run:
 
     def _changed(self, entry: Entry) -> None:
         self.state.dirty = True
-        if entry not in self.changed:
-            self.changed.append(entry)
+        self._changed_keys.setdefault(entry.key, entry)
+
+    @property
+    def changed(self) -> list[Entry]:
+        """Entries created or changed by this run, in order."""
+        return list(self._changed_keys.values())
 
     # ------------------------------------------------------------ replay
 

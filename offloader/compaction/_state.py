@@ -9,7 +9,7 @@ the summary and what it says, and which giant messages were truncated.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Cut", "Entry", "SessionState", "normalise_id"]
@@ -70,8 +70,8 @@ class SessionState:
     def to_json(self) -> bytes:
         doc = {
             "version": VERSION,
-            "entries": [asdict(e) for e in self.entries.values()],
-            "cut": asdict(self.cut) if self.cut else None,
+            "entries": [dict(vars(e)) for e in self.entries.values()],
+            "cut": dict(vars(self.cut)) if self.cut else None,
             "truncations": self.truncations,
         }
         return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")

@@ -41,7 +41,8 @@ _OUTCOME_WORDS = (
     "passed", "succe", "total", "count", "status", "exit", "result", "done", "complete",
     "found", "rows", "items", "files", "matches", "tests", "warning", "not found", "timed out",
 )
-_SCAN_CHARS = 100_000  # outcome lines are searched in the head and tail of huge results
+_HEAD_CHARS = 100_000  # the first error line is searched for in the head of huge results
+_TAIL_CHARS = 8_000  # status and count lines are searched for in the tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +174,13 @@ def _line_at(text: str, pos: int) -> str:
 
 def _outcome_lines(text: str) -> list[str]:
     """The first error line and the last status/count line (keyword scan, linear time)."""
-    head = text[:_SCAN_CHARS]
+    head = text[:_HEAD_CHARS]
     lower_head = head.lower()
     picked: list[str] = []
     errors = [p for word in _ERROR_WORDS if (p := lower_head.find(word)) >= 0]
     if errors:
         picked.append(_line_at(head, min(errors)))
-    tail_offset = max(0, len(text) - _SCAN_CHARS)
+    tail_offset = max(0, len(text) - _TAIL_CHARS)
     tail = text[tail_offset:]
     lower_tail = tail.lower()
     ends = [p for word in _OUTCOME_WORDS if (p := lower_tail.rfind(word)) >= 0]
