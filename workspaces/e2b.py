@@ -81,19 +81,22 @@ _ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows
 _SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _EXIT_OUTSIDE, _EXIT_MISSING, _EXIT_ISDIR, _EXIT_IO = 91, 92, 93, 94
 
-_PRELUDE = rf"""R=$(pwd -P) || exit {_EXIT_IO}
+# Helpers every script starts with (forks kept few: each one costs milliseconds in a busy sandbox).
+_PRELUDE = rf"""cd -P . && R=$PWD || exit {_EXIT_IO}
 _in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;;
   *) printf 'outside the workdir: %s\n' "$1" >&2; exit {_EXIT_OUTSIDE};; esac; }}
+_dir() {{ case "$1" in */*) d=${{1%/*}};; *) d=.;; esac; }}
+_mk() {{ [ -d "$1" ] || mkdir -p -- "$1" || exit {_EXIT_IO}; }}
 """
 
 # Commit a decoded temp file ($2) to its target ($1); $3 = 1 for exclusive. Prints 1 (written) or 0 (existed).
+# Temp files left over (exclusive losers) are removed by the script's EXIT trap.
 _PUT = rf"""_put() {{
-  d=$(dirname -- "$1"); _in "$d"; mkdir -p -- "$d" || exit {_EXIT_IO}
+  _dir "$1"; _in "$d"; _mk "$d"
   if [ "$3" = 1 ]; then
     if ln -T -- "$2" "$1" 2>/dev/null; then echo 1
     elif [ -e "$1" ] || [ -L "$1" ]; then echo 0
     else printf 'cannot create %s\n' "$1" >&2; exit {_EXIT_IO}; fi
-    rm -f -- "$2"
   else
     if [ -d "$1" ] && [ ! -L "$1" ]; then exit {_EXIT_ISDIR}; fi
     mv -f -T -- "$2" "$1" || exit {_EXIT_IO}; echo 1
@@ -207,7 +210,7 @@ class E2BWorkspace(Workspace):
                 raise PathOutsideWorkspace("cannot write to the workdir itself")
         temps = [f".tmp-{secrets.token_hex(8)}" for _ in files]
         envs: dict[str, str] = {}
-        lines = [_PUT, f"trap {shlex.quote('rm -f -- ' + shlex.join(temps))} EXIT", f"printf '%s' {shlex.quote(_MARK)}"]
+        lines = [_PUT, _cleanup(temps), f"printf '%s' {shlex.quote(_MARK)}"]
         inline = sum(len(data) for _, data in files) <= self._inline_limit
         if not inline:
             await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
@@ -231,9 +234,9 @@ class E2BWorkspace(Workspace):
         else:
             tmp = f".tmp-{secrets.token_hex(8)}"
             await self._upload([(tmp, data)])
-            source, cleanup = f"cat -- {shlex.quote(tmp)}", f"trap {shlex.quote('rm -f -- ' + tmp)} EXIT\n"
+            source, cleanup = f"cat -- {shlex.quote(tmp)}", _cleanup([tmp]) + "\n"
         script = (
-            f"{cleanup}d=$(dirname -- {q}); _in \"$d\"; mkdir -p -- \"$d\" || exit {_EXIT_IO}; _in {q}\n"
+            f"{cleanup}_in {q}; _dir {q}; _mk \"$d\"\n"
             f"if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
             f"exec 9>>{q} || exit {_EXIT_IO}\nflock 9 || exit {_EXIT_IO}\n"
             f"s=$(stat -c %s -- {q}) || exit {_EXIT_IO}\n"
@@ -285,7 +288,7 @@ class E2BWorkspace(Workspace):
             if len(stdin) > self._inline_limit:
                 tmp = f".tmp-{secrets.token_hex(8)}"
                 await self._upload([(tmp, stdin)])
-                command = f"trap {shlex.quote('rm -f -- ' + tmp)} EXIT; {command} < {shlex.quote(tmp)}"
+                command = f"{_cleanup([tmp])}; {command} < {shlex.quote(tmp)}"
             else:
                 source = _decode(envs, "_OFL_I", stdin)
                 command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
@@ -347,6 +350,8 @@ class E2BWorkspace(Workspace):
 
     async def _script(self, body: str, *, envs: dict[str, str] | None = None, path: str = "") -> str:
         """Run one bash script in the workdir; return stdout after the marker, mapping exit codes."""
+        if envs:  # payload variables stay readable by the script but are not copied into every child process
+            body = f"export -n {' '.join(envs)}\n{body}"
         try:
             result = await self._call(
                 lambda: self._sandbox.commands.run(
@@ -375,6 +380,12 @@ class E2BWorkspace(Workspace):
                 await anyio.sleep(delay)
             except SandboxException as exc:
                 raise _mapped(exc, ref) from exc
+
+
+def _cleanup(temps: Sequence[str]) -> str:
+    """An EXIT trap removing the temp files still there (no process spawned when none is)."""
+    body = " ".join(f"[ ! -e {shlex.quote(t)} ] || rm -f -- {shlex.quote(t)};" for t in temps)
+    return f"trap {shlex.quote(body)} EXIT"
 
 
 def _decode(envs: dict[str, str], name: str, data: bytes) -> str:
