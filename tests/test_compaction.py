@@ -576,3 +576,14 @@ async def test_mild_uses_llm_summaries_from_any_completion_function(ws: LocalWor
     assert replaced and all("model says call_" in text for text in replaced)
     assert all(p.count("### tool_call_id:") <= 5 for p in prompts)
     assert {e.score for e in result.entries} == {5}  # the model gave no scores
+
+
+@pytest.mark.parametrize("shape", ["openai", "anthropic", "agentscope"])
+async def test_passing_the_compacted_list_back_changes_nothing(ws: LocalWorkspace, shape: str) -> None:
+    msgs = build(scripted_turns(20), shape)
+    c = compactor(ws, int(await tokens_of(ws, msgs) / 1.0), policy=CompactionPolicy(protect_recent_ratio=0.6))
+    first = await c.compact("s", msgs, system_tokens=0)
+    assert first.level == "emergency"
+    again = await c.compact("s", first.messages, system_tokens=0)
+    assert again.level == "none" and again.references == ()
+    assert serialise(again.messages) == serialise(first.messages)
