@@ -456,6 +456,7 @@ async def _inventory(ws: Workspace, session: str | None, *, check_torn: bool = F
     await ws._ready()
     top = f"sessions/{safe_name(session)}" if session is not None else "sessions"
     found: dict[str, _SessionInventory] = {}
+    ledgers: list[tuple[_SessionInventory, str]] = []
     for info in await ws._list(top):
         parts = info.path.split("/")
         if len(parts) < 3 or parts[-1].startswith(".tmp-"):
@@ -465,15 +466,26 @@ async def _inventory(ws: Workspace, session: str | None, *, check_torn: bool = F
         inv.last = max(inv.last, info.mtime)
         name = parts[-1]
         if len(parts) == 3 and name in ("ledger.jsonl", "context.jsonl", "state.json"):
-            if name == "ledger.jsonl":
-                inv.ledger = _parse_jsonl(await ws._read(info.path), info.path, inv.torn)
-            elif (name == "context.jsonl" and check_torn and info.size
-                  and await ws._read(info.path, info.size - 1, info.size) != b"\n"):
-                inv.torn.append(info.path)
+            if name == "ledger.jsonl" or (name == "context.jsonl" and check_torn and info.size):
+                ledgers.append((inv, info.path))
             continue
         if name.endswith(".lineidx"):
             continue
         inv.items.append(_Item(info.path, info.size, info.mtime, tokens=(info.size + 3) // 4))
+    limiter = anyio.CapacityLimiter(32)  # reads overlap: remote stores pay latency per call
+
+    async def load(inv: _SessionInventory, path: str) -> None:
+        async with limiter:
+            if path.endswith("ledger.jsonl"):
+                inv.ledger = _parse_jsonl(await ws._read(path), path, inv.torn)
+            else:
+                info = await ws._stat(path)
+                if info is not None and info.size and await ws._read(path, info.size - 1, info.size) != b"\n":
+                    inv.torn.append(path)
+
+    async with anyio.create_task_group() as tg:
+        for inv, path in ledgers:
+            tg.start_soon(load, inv, path)
     for inv in found.values():
         by_name = {_basename(e.get("ref", "")): e for e in inv.ledger if e.get("kind") == "tool_result"}
         for item in inv.items:
@@ -496,6 +508,12 @@ def _basename(path: str) -> str:
 
 def _parse_jsonl(raw: bytes, path: str, torn: list[str]) -> list[dict[str, Any]]:
     """Parse JSON lines; a torn (unterminated, unparsable) final line is skipped and reported."""
+    if raw.endswith(b"\n"):  # fast path: the whole log as one JSON array (one decoder call)
+        try:
+            parsed = json.loads(b"[" + raw[:-1].replace(b"\n", b",") + b"]")
+            return [e for e in parsed if isinstance(e, dict)]
+        except ValueError:
+            pass  # a bad line somewhere: parse line by line below
     entries: list[dict[str, Any]] = []
     lines = raw.split(b"\n")
     for i, line in enumerate(lines):

@@ -153,6 +153,7 @@ class LocalWorkspace(Workspace):
             if not os.path.isdir(top):
                 return []
             found: list[FileInfo] = []
+            cut = len(self._root.rstrip(os.sep)) + 1
             for dirpath, dirnames, filenames in os.walk(top):
                 # never descend through a symlink (os.walk does not follow them by default)
                 dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
@@ -164,7 +165,7 @@ class LocalWorkspace(Workspace):
                         continue
                     if not stat_mod.S_ISREG(st.st_mode):
                         continue
-                    rel = os.path.relpath(full, self._root).replace(os.sep, "/")
+                    rel = full[cut:].replace(os.sep, "/")  # full starts with root + sep (faster than relpath)
                     found.append(FileInfo(rel, st.st_size, st.st_mtime))
             return found
 
