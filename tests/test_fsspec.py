@@ -146,6 +146,7 @@ async def test_racing_exclusive_writers_have_exactly_one_winner(s3: S3Server, bu
         async def write(ws: FsspecWorkspace, body: bytes) -> None:
             results.extend(await ws._write([("same.txt", body)], exclusive=True))
 
+        assert one._fs.conditional_create  # If-None-Match: * on every exclusive PUT
         async with anyio.create_task_group() as tg:
             for i in range(6):
                 tg.start_soon(write, one if i % 2 else two, b"writer %d" % i)

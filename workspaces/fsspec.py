@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import inspect
 import os
 import re
 import secrets
@@ -66,6 +67,7 @@ class _Fs:
         self.is_async = False
         self.is_local = self.protocol in ("file", "local")
         self.fs: Any = None
+        self.conditional_create = False  # the store enforces pipe_file(mode="create") itself
         self.lock = anyio.Lock()  # serialises check-then-write on stores without a conditional write
 
     async def open(self) -> None:
@@ -76,6 +78,9 @@ class _Fs:
                 await self.fs.set_session()
         else:
             self.fs = await anyio.to_thread.run_sync(functools.partial(self.cls, **self.options))
+        # s3fs sends If-None-Match: * for mode="create" (versions whose pipe_file takes a mode)
+        pipe = getattr(self.fs, "_pipe_file", None) or self.fs.pipe_file
+        self.conditional_create = self.protocol in ("s3", "s3a") and "mode" in inspect.signature(pipe).parameters
 
     async def close(self) -> None:
         creator = getattr(self.fs, "_s3creator", None)
@@ -94,7 +99,7 @@ class _Fs:
         """Write one object atomically; with ``exclusive``, False if it already exists."""
         if self.is_local:
             return await anyio.to_thread.run_sync(_local_put, path, data, exclusive)
-        if self.protocol in ("s3", "s3a"):
+        if self.conditional_create:
             try:
                 await self.call("pipe_file", path, data, mode="create" if exclusive else "overwrite", **kwargs)
             except FileExistsError:
