@@ -579,11 +579,14 @@ async def test_mild_uses_llm_summaries_from_any_completion_function(ws: LocalWor
 
 
 @pytest.mark.parametrize("shape", ["openai", "anthropic", "agentscope"])
-async def test_passing_the_compacted_list_back_changes_nothing(ws: LocalWorkspace, shape: str) -> None:
+@pytest.mark.parametrize(("fill", "protect", "level"), [(0.7, 0.3, "mild"), (1.0, 1.0, "emergency")])
+async def test_passing_the_compacted_list_back_changes_nothing(
+    ws: LocalWorkspace, shape: str, fill: float, protect: float, level: str
+) -> None:
     msgs = build(scripted_turns(20), shape)
-    c = compactor(ws, int(await tokens_of(ws, msgs) / 1.0), policy=CompactionPolicy(protect_recent_ratio=0.6))
+    c = compactor(ws, int(await tokens_of(ws, msgs) / fill), policy=CompactionPolicy(protect_recent_ratio=protect))
     first = await c.compact("s", msgs, system_tokens=0)
-    assert first.level == "emergency"
+    assert first.level == level
     again = await c.compact("s", first.messages, system_tokens=0)
     assert again.level == "none" and again.references == ()
     assert serialise(again.messages) == serialise(first.messages)
