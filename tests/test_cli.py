@@ -214,3 +214,19 @@ def test_demo_offloads_retrieves_and_compacts(tmp_path: Path) -> None:
     assert len(steps) == 3 and all(s["after"] < s["before"] for s in steps)
     assert steps[1]["found"] is True
     assert (tmp_path / "demo/.offload/sessions/demo/context.jsonl").exists()
+
+
+def test_commands_accept_an_fsspec_url() -> None:
+    """ls, grep and gc work on a FsspecWorkspace (memory:// lives in this process, like CliRunner)."""
+    from workspaces import FsspecWorkspace
+
+    url = f"memory://cli-{os.getpid()}-{time.time_ns()}"
+
+    async def fill() -> None:
+        async with FsspecWorkspace(url) as ws:
+            await ws.offload_tool_result("remote", ToolResultBlock("r1", "bash", (TextBlock("needle here"),)))
+
+    anyio.run(fill)
+    assert json.loads(_cli("ls", "--workdir", url, "--json").output)[0]["session"] == "remote"
+    assert json.loads(_cli("grep", "needle", "--workdir", url, "--json").output)["matches"][0]["line"] == 1
+    assert json.loads(_cli("gc", "--workdir", url, "--dry-run", "--json").output)["removed_files"] == 0
