@@ -187,7 +187,7 @@ async def test_a_shell_looking_pattern_is_only_a_pattern(ws: DockerWorkspace, co
     for pattern in ("'; touch /tmp/pwned #", "$(touch /tmp/pwned)", "`touch /tmp/pwned`"):
         assert (await ws.grep(pattern)).startswith("[no matches")
         assert (await ws.glob(pattern)).startswith("[no files")
-    assert _sh(container, "ls /tmp") == ""
+    assert _sh(container, "[ -e /tmp/pwned ] && echo created || echo absent") == "absent\n"
     assert await ws.read_bytes("notes.txt") == b"plain text\n"
 
 
@@ -297,3 +297,12 @@ async def test_gnu_tools_work_as_well_as_busybox(client: Any) -> None:
         assert "needle here" in await ws.grep("needle")
         assert ref in await ws.glob("**/*.txt")
         assert await ws._write([(ws.relative(ref), b"other")], exclusive=True) == [False]
+
+
+async def test_files_belong_to_the_user_the_workspace_runs_as(client: Any, container: Any) -> None:
+    workdir = f"/tmp/as-nobody-{secrets.token_hex(3)}"
+    async with DockerWorkspace(container, workdir=workdir, client=client, user="65534:65534") as ws:
+        ref = await ws.offload_tool_result("s", _result("t", "owned"))
+        await ws.offload_context("s", [{"role": "user", "content": "hi"}])
+    owners = _sh(container, f"stat -c '%u:%g' {ref} {workdir}/sessions/s/context.jsonl").split()
+    assert owners == ["65534:65534", "65534:65534"]
