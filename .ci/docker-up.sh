@@ -6,7 +6,8 @@ set -euo pipefail
 
 need=()
 command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
-[ -x /bin/busybox ] || need+=(busybox-static)
+# the test images need a *static* busybox (Debian's busybox package is dynamic)
+if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then need+=(busybox-static); fi
 if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
