@@ -322,3 +322,39 @@ async def test_agentscope_tool_keeps_the_json_schema_and_allows_without_asking()
     chunk = await wrapped.call(text="hello")
     assert isinstance(chunk, ToolChunk)
     assert _text(chunk) == "hello"
+
+
+@pytest.mark.anyio
+async def test_every_workspace_backend_is_a_drop_in_offloader(workspace: Any) -> None:
+    """Truncation, compression and the image limit all land in the workspace, whatever the backend."""
+    image = _png((0, 255, 0))
+    steps: list[Step] = [
+        lambda text: _call("fetch-1", "big_log", part=1),
+        lambda text: _call("grep-1", "Grep", pattern="NEEDLE", path=_truncated_path(text)),
+        lambda text: _call("fetch-2", "big_log", part=2),
+        lambda text: _call("read-1", "Read", path=_context_path(text), limit=1),
+        lambda text: [TextBlock(text="done")],
+    ]
+    model = ScriptedModel(steps, context_size=10_000)
+    agent = Agent(
+        "analyst", "You analyse build logs.", model,
+        toolkit=Toolkit(tools=[_allowed(big_log), *agentscope_tools(workspace)]),
+        offloader=workspace,
+        context_config=ContextConfig(tool_result_limit=4_000, max_image_num=0),
+        injection_config=InjectionConfig(inject_runtime_state=False),
+    )
+    agent.state.permission_context.mode = PermissionMode.EXPLORE
+    picture = DataBlock(source=Base64Source(data=base64.b64encode(image).decode(), media_type="image/png"))
+    await agent.reply(UserMsg("user", [TextBlock(text="Why did the build fail?"), picture]))
+
+    assert len(model.seen) == 5
+    sent = json.loads(model.seen[1])
+    (kept,) = [b for m in sent if isinstance(m["content"], list) for b in m["content"]
+               if b.get("type") == "tool_result" and b["id"] == "fetch-1"]
+    head = kept["output"][0]["text"].split("\n<<<TRUNCATED>>>")[0]
+    stored = await workspace.read_bytes(_truncated_path(model.seen[1]))
+    assert head + stored.decode() == build_log()
+    assert "NEEDLE failure in module zeta" in json.loads(model.seen[2])[-1]["content"][-1]["output"][0]["text"]
+    context_log = await workspace.read_bytes(_context_path(model.seen[3]))
+    assert b"Why did the build fail?" in context_log
+    assert await workspace.read_bytes(f"data/{hashlib.sha256(image).hexdigest()}.png") == image
