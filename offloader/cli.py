@@ -104,7 +104,7 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) ->
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.1f}"
-    return str(value)
+    return " ".join(str(value).split()) if isinstance(value, str) else str(value)
 
 
 def _human_bytes(n: float) -> str:
@@ -319,7 +319,7 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
             body = (await anyio.to_thread.run_sync(_package_preview, host, preview_tokens)).splitlines()
         try:
             await ws._record(session_id, {
-                "kind": "tool_result", "ref": ref, "tool": " ".join(command)[:200],
+                "kind": "tool_result", "ref": ref, "tool": " ".join(" ".join(command).split())[:200],
                 "tool_id": rel.rsplit("-", 1)[-1].removesuffix(".txt"), "bytes": size, "tokens": (size + 3) // 4,
                 "status": "offloaded", "is_error": code != 0, "exit_code": code,
             })
@@ -674,7 +674,8 @@ _HIT = re.compile(r"^\s*(\d+)([:-]) (.*)$")
 @main.command()
 @_workdir_option
 @click.option("--session", default=None, help="Only this session.")
-@click.option("--glob", "glob", default=None, help="Only files matching this glob, e.g. '*.txt'.")
+@click.option("--glob", "glob", default=None,
+              help="Only files matching this glob. Default: offloaded content (tool results, context logs).")
 @click.option("--context", default=0, type=click.IntRange(0, 50), help="Lines of context.")
 @click.option("-i", "--ignore-case", is_flag=True)
 @click.option("--max-matches", default=100, show_default=True, type=click.IntRange(min=1))
@@ -686,6 +687,8 @@ def grep(workdir: str, session: str | None, glob: str | None, context: int, igno
     from workspaces.base import Workspace
 
     path = Workspace.session_dir(session) if session is not None else "sessions"
+    if glob is None:
+        glob = "{tool_result-*.txt,context.jsonl}"  # content, not ledgers, state or indexes
 
     async def go(ws: Any) -> str:
         return str(await ws.grep(pattern, path=path, glob=glob, context=context, ignore_case=ignore_case,

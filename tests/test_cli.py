@@ -230,3 +230,10 @@ def test_commands_accept_an_fsspec_url() -> None:
     assert json.loads(_cli("ls", "--workdir", url, "--json").output)[0]["session"] == "remote"
     assert json.loads(_cli("grep", "needle", "--workdir", url, "--json").output)["matches"][0]["line"] == 1
     assert json.loads(_cli("gc", "--workdir", url, "--dry-run", "--json").output)["removed_files"] == 0
+
+
+def test_grep_searches_content_not_ledgers(populated: Path) -> None:
+    data = json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--json").output)
+    assert data["matches"] == []  # the tool name is only in ledger.jsonl
+    assert json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--glob", "ledger.jsonl",
+                           "--json").output)["matches"]
