@@ -52,6 +52,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import anyio
+
 if TYPE_CHECKING:
     from .base import FileInfo, Workspace
 
@@ -197,8 +199,16 @@ async def collect_garbage(
         if now - t.mtime > policy.temp_grace:
             victims.append(RemovedFile(t.path, t.size, "stale-temp"))
 
+    limiter = anyio.CapacityLimiter(32)  # overlap the per-session reads (remote stores pay latency per call)
+
+    async def pins(s: _Session) -> None:
+        async with limiter:
+            await _load_pins(ws, s)
+
+    async with anyio.create_task_group() as tg:
+        for s in sessions.values():
+            tg.start_soon(pins, s)
     for s in sessions.values():
-        await _load_pins(ws, s)
         if policy.max_age is not None:
             activity = [f.mtime for f in s.items] + [
                 s.meta[m].mtime for m in ("context.jsonl", "state.json") if m in s.meta
