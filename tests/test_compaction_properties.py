@@ -45,7 +45,13 @@ def conversations(draw: st.DrawFn) -> list[Turn]:
 
 
 async def _compact(
-    turns: list[Turn], shape: str, fill: float, overflow: bool, policy: CompactionPolicy, extra: list[Turn]
+    turns: list[Turn],
+    shape: str,
+    fill: float,
+    overflow: bool,
+    policy: CompactionPolicy,
+    extra: list[Turn],
+    task_map: bool,
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with LocalWorkspace(Path(tmp) / "ws") as ws:
@@ -53,7 +59,7 @@ async def _compact(
             measure = ContextCompactor(ws, window=10**9, counter=HeuristicCounter())
             tokens = (await measure.compact("measure", msgs, system_tokens=0)).tokens_before
             window = max(1, int(tokens / fill))
-            c = ContextCompactor(ws, window=window, counter=HeuristicCounter(), policy=policy)
+            c = ContextCompactor(ws, window=window, counter=HeuristicCounter(), policy=policy, task_map=task_map)
             for conversation in (msgs, msgs + build(extra, shape, system=None)):
                 before = json.dumps([repr(m) for m in conversation])
                 result = await c.compact("s", conversation, system_tokens=0, overflow=overflow)
@@ -74,9 +80,17 @@ async def _compact(
     overflow=st.sampled_from([False, False, False, True]),
     protect=st.sampled_from([0.0, 0.3, 1.0]),
     keep=st.integers(1, 4),
+    task_map=st.booleans(),
 )
 def test_compaction_keeps_pairs_and_loses_nothing(
-    turns: list[Turn], extra: list[Turn], shape: str, fill: float, overflow: bool, protect: float, keep: int
+    turns: list[Turn],
+    extra: list[Turn],
+    shape: str,
+    fill: float,
+    overflow: bool,
+    protect: float,
+    keep: int,
+    task_map: bool,
 ) -> None:
     policy = CompactionPolicy(protect_recent_ratio=protect, min_messages_kept=keep)
-    anyio.run(_compact, turns, shape, fill, overflow, policy, extra)
+    anyio.run(_compact, turns, shape, fill, overflow, policy, extra, task_map)

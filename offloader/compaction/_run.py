@@ -30,6 +30,7 @@ from . import _shape
 from ._state import Cut, Entry, SessionState, normalise_id
 from .policy import CompactionEntry, CompactionResult, Level
 from .summarizers import CallSummary, ToolExchange
+from .taskmap import TaskStep, task_map_text
 
 if TYPE_CHECKING:
     from .compactor import ContextCompactor
@@ -216,6 +217,12 @@ class _Run:
         self.applied: Level = "none"
         self.cut_replayed = False
         self.touched: set[int] = set()
+        self.map_text: str | None = None
+        self.map_tokens = 0
+        if compactor.task_map:  # reserve room for the map as it stands
+            self.map_text = self._task_map()
+            self.map_tokens = self.c._count(Message("user", (TextBlock(self.map_text),))) if self.map_text else 0
+            self.overhead += self.map_tokens
 
     # ------------------------------------------------------------ driver
 
@@ -232,7 +239,7 @@ class _Run:
 
     async def execute(self) -> CompactionResult:
         v, p, w = self.view, self.policy, self.window
-        before = self.overhead + sum(v.tokens)
+        before = self.overhead - self.map_tokens + sum(v.tokens)  # what the caller handed in
         if self.c.mode == "collect":
             await self._collect()
             return CompactionResult(
@@ -262,6 +269,13 @@ class _Run:
             if self.total() >= target:
                 reason = self._why(level, target)
         self._remember()
+        if self.c.task_map:
+            self.overhead -= self.map_tokens
+            self.map_text = self._task_map()
+            self.map_tokens = self.c._count(Message("user", (TextBlock(self.map_text),))) if self.map_text else 0
+            self.overhead += self.map_tokens
+            if target is not None and reason is None and self.total() >= target:
+                reason = f"the task map ({self.map_tokens} tokens) grew during this call past the target {target}"
         return CompactionResult(
             self._output(), self.applied, before, self.total(), w, target,
             references=tuple(dict.fromkeys(self.refs)),
@@ -375,6 +389,7 @@ class _Run:
             entry = Entry(
                 key=key, id=block.id, tool=ex.name, fp=_block_fp(block), msg_fp=v.fps[i], summary=s.summary,
                 score=s.score, degraded=s.degraded, tokens=self.c.counter.count(ex.result_text),
+                failed=block.is_error,
             )
             self.state.entries[key] = entry
             self._changed(entry)
@@ -609,7 +624,10 @@ class _Run:
         key = normalise_id(block.id)
         e = self.state.entries.get(key)
         if e is None:
-            e = Entry(key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0)
+            e = Entry(
+                key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0,
+                failed=block.is_error,
+            )
             self.state.entries[key] = e
         e.status, e.ref, e.text = "truncated", ref, text
         self._changed(e)
@@ -643,13 +661,28 @@ class _Run:
     def _output(self) -> list[Any]:
         v, out = self.view, []
         first = min(v.cut) if v.cut else None
+        map_at = 0  # after the leading system messages and the cut summary
         for i, original in enumerate(v.originals):
             if i in v.cut:
                 if i == first:
                     out.append(self._summary_message(original))
+                    map_at = len(out)
                 continue
+            if v.canon[i].role == "system" and map_at == len(out):
+                map_at += 1
             out.append(_shape.rebuild(original, v.canon[i], v.edits[i]) if v.edits[i] else original)
+        if self.map_text and v.originals:
+            like = v.originals[min(map_at, len(v.originals) - 1)]
+            ident = f"taskmap-{hashlib.sha256(self.map_text.encode()).hexdigest()[:16]}"
+            out.insert(map_at, _shape.text_message(like, "user", self.map_text, v.originals, ident=ident))
         return out
+
+    def _task_map(self) -> str | None:
+        steps = [TaskStep(e.id, e.tool, e.summary, e.failed) for e in self.state.entries.values()]
+        if not steps:
+            return None
+        budget = math.floor(self.window * self.policy.task_map_ratio)
+        return task_map_text(steps, budget, self.c.counter.count)
 
     def _summary_message(self, like: Any) -> Any:
         cut = self.state.cut

@@ -39,6 +39,7 @@ class Entry:
     call_input: dict[str, Any] | None = None
     tokens: int = 0
     msg_fp: str = ""
+    failed: bool = False
 
 
 @dataclass
@@ -66,6 +67,8 @@ class SessionState:
     dirty: bool = False
     #: in memory only: message fingerprint -> (edits, final message, tokens), or None if untouched
     memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: in memory only: the task map last written to ``taskmap.mmd``
+    task_map: str | None = None
 
     def to_json(self) -> bytes:
         doc = {

@@ -39,7 +39,7 @@ from offloader.protocol import Offloader
 from offloader.tokens import HeuristicCounter, TokenCounter
 
 from ._run import _CACHE_LIMIT, _MESSAGE_OVERHEAD, _fingerprint, _render, _Run, dict_fingerprint, public_entry
-from ._state import Entry, SessionState
+from ._state import SessionState
 from .policy import CompactionEntry, CompactionPolicy, CompactionResult
 from .summarizers import ExtractiveSummarizer, Summarizer
 
@@ -56,7 +56,10 @@ class ContextCompactor:
     ``counter`` defaults to the package's default counter (tiktoken when
     available). ``summarizer`` defaults to :class:`ExtractiveSummarizer`.
     ``mode="collect"`` only records summaries in the ledger and never changes
-    messages.
+    messages. ``task_map=True`` keeps a Mermaid map of the task's steps in
+    ``sessions/{sid}/taskmap.mmd`` and injects it as one message (at most
+    ``policy.task_map_ratio`` of the window) after the system messages and the
+    cut summary.
     """
 
     def __init__(
@@ -67,6 +70,7 @@ class ContextCompactor:
         policy: CompactionPolicy | None = None,
         summarizer: Summarizer | None = None,
         mode: Literal["compress", "collect"] = "compress",
+        task_map: bool = False,
     ) -> None:
         if not isinstance(offloader, Offloader):
             raise TypeError(f"offloader must implement the Offloader protocol, got {type(offloader).__name__}")
@@ -80,6 +84,7 @@ class ContextCompactor:
         self.policy = policy if policy is not None else CompactionPolicy()
         self.summarizer: Summarizer = summarizer if summarizer is not None else ExtractiveSummarizer()
         self.mode = mode
+        self.task_map = task_map
         self._tokens: dict[str, int] = {}
         self._known: dict[str, tuple[Message, int]] = {}
         self._states: dict[str, SessionState] = {}
@@ -117,7 +122,7 @@ class ContextCompactor:
             state = await self._load(session_id)
             run = _Run(self, session_id, state, originals, canon, fps, tokens, system_tokens, overflow)
             result = await run.execute()
-            await self._persist(session_id, state, run.changed)
+            await self._persist(session_id, state, run)
         return result
 
     async def state(self, session_id: str) -> list[CompactionEntry]:
@@ -190,7 +195,8 @@ class ContextCompactor:
         self._states[session_id] = state
         return state
 
-    async def _persist(self, session_id: str, state: SessionState, changed: list[Entry]) -> None:
+    async def _persist(self, session_id: str, state: SessionState, run: _Run) -> None:
+        changed = run.changed
         if changed and hasattr(self.offloader, "_append"):
             lines = []
             for e in changed:
@@ -209,6 +215,10 @@ class ContextCompactor:
                 lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
             data = ("\n".join(lines) + "\n").encode("utf-8")
             await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
+        if run.map_text is not None and run.map_text != state.task_map and hasattr(self.offloader, "write_bytes"):
+            source = run.map_text.split("```mermaid\n", 1)[1].rsplit("```", 1)[0]
+            await self.offloader.write_bytes(self._path(session_id, "taskmap.mmd"), source.encode())  # type: ignore[attr-defined]
+            state.task_map = run.map_text
         if state.dirty and hasattr(self.offloader, "write_bytes"):
             await self.offloader.write_bytes(self._path(session_id, "state.json"), state.to_json())  # type: ignore[attr-defined]
         state.dirty = False

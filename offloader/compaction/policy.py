@@ -33,6 +33,7 @@ class CompactionPolicy:
     * ``large_arguments_chars`` (1,000): a replaced result's tool call whose
       arguments serialise longer than this gets its long string values shortened.
     * ``summary_chars`` (2,000): cap on the text of the cut-summary message.
+    * ``task_map_ratio`` (0.20): cap on the injected task map, as a share of the window.
     """
 
     mild_ratio: float = 0.50
@@ -44,6 +45,7 @@ class CompactionPolicy:
     min_messages_kept: int = 2
     large_arguments_chars: int = 1_000
     summary_chars: int = 2_000
+    task_map_ratio: float = 0.20
 
     def __post_init__(self) -> None:
         if not 0 < self.mild_ratio < self.aggressive_ratio < self.emergency_ratio <= 1:
@@ -61,6 +63,8 @@ class CompactionPolicy:
             raise ValueError(f"system_overhead_ratio must be in [0, 1), got {self.system_overhead_ratio}")
         if self.min_messages_kept < 1:
             raise ValueError(f"min_messages_kept must be >= 1, got {self.min_messages_kept}")
+        if not 0 < self.task_map_ratio < 1:
+            raise ValueError(f"task_map_ratio must be in (0, 1), got {self.task_map_ratio}")
         if self.large_arguments_chars < 1 or self.summary_chars < 200:
             raise ValueError("large_arguments_chars must be >= 1 and summary_chars >= 200")
 
