@@ -295,3 +295,10 @@ async def test_strands_tool_wraps_a_neutral_tool_with_error_status(tmp_path: Pat
     result = events[-1].tool_result
     assert result["status"] == "error" and "missing required argument" in result["content"][0]["text"]
     assert isinstance(InMemoryStorage(), Storage)
+
+
+@pytest.mark.anyio
+async def test_every_workspace_backend_serves_as_plugin_storage(workspace: Any) -> None:
+    model = await run_agent(OffloaderPlugin(workspace, file_tools=True), RETRIEVE_STEPS)
+    assert await workspace.read_bytes(reference(model.seen[1])) == deploy_text().encode()
+    assert "ERROR certificate expired" in result_text(model.seen[2], "t2")

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -221,3 +222,15 @@ async def test_streamable_http_on_loopback_serves_the_tools(tmp_path: Path) -> N
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.anyio
+async def test_in_process_server_over_every_workspace_backend(workspace: Any) -> None:
+    async with Client(build_mcp_server(workspace)) as c:
+        stored = (await c.call_tool("offload", {"content": LOG})).content[0]
+        assert stored.type == "text"
+        ref = stored.text.split(" at ", 1)[1].split("\n", 1)[0]
+        found = (await c.call_tool("retrieve_offloaded_content", {"reference": ref, "pattern": "ERROR"})).content[0]
+        assert found.type == "text" and "line 2500 ERROR disk full" in found.text
+        refused = await c.call_tool("Read", {"path": "../../etc/passwd"})
+        assert refused.is_error
