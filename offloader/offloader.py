@@ -27,7 +27,7 @@ import anyio.to_thread
 from ._reshape import Item, rebuild
 from .convert import to_tool_result
 from .messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
-from .preview import make_preview
+from .preview import preview_over_budget
 from .storage import Storage
 from .tokens import TokenCounter, default_counter, estimate_tokens
 
@@ -152,8 +152,7 @@ class ContextOffloader:
         if not await self._wants_offload(name, estimate.tokens, result.id):
             return tool_result
         try:
-            preview = await anyio.to_thread.run_sync(self._preview, text)
-            stored = await self._store(session_id, result)
+            preview, stored = await self._offload(session_id, result, text)
         except Exception:
             _log.warning(
                 "tool result %r of %r (~%d tokens) kept in context: offloading failed",
@@ -164,8 +163,28 @@ class ContextOffloader:
         items = self._replacement(result, stored, preview, estimate.tokens)
         return rebuild(tool_result, items, result)
 
+    async def _offload(self, session_id: str, result: ToolResultBlock, text: str) -> tuple[str, list[_Stored]]:
+        """Store the blocks while the preview is built in a worker thread; all or nothing."""
+        previews: list[str] = []
+        stored: list[_Stored] = []
+
+        async def build_preview() -> None:
+            previews.append(await anyio.to_thread.run_sync(self._preview, text))
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(build_preview)
+                stored = await self._store(session_id, result)
+        except BaseException:
+            if stored and self._workspace is None:  # the store succeeded but the preview did not
+                with anyio.CancelScope(shield=True):
+                    await self._roll_back(self.storage, stored, result.id)  # type: ignore[arg-type]
+            raise
+        return previews[0], stored
+
     def _preview(self, text: str) -> str:
-        return make_preview(text, counter=self.counter, preview_tokens=self.preview_tokens) if text else ""
+        # Only called once the text is known to exceed max_result_tokens > preview_tokens.
+        return preview_over_budget(text, self.counter, self.preview_tokens) if text else ""
 
     async def _wants_offload(self, name: str, tokens: int, tool_id: str) -> bool:
         if self.should_offload is None:

@@ -22,9 +22,9 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
-from .tokens import TokenCounter, exceeds, head_within
+from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, exceeds, head_within
 
-__all__ = ["json_shape", "make_preview"]
+__all__ = ["json_shape", "make_preview", "preview_over_budget"]
 
 # One compiled pattern; group 1 marks summary-grade lines, which rank first.
 _SIGNAL = re2.compile(
@@ -67,6 +67,11 @@ def make_preview(text: str, *, counter: TokenCounter, preview_tokens: int, max_l
         return ""
     if not exceeds(counter, text, preview_tokens):
         return text
+    return preview_over_budget(text, counter, preview_tokens, max_line_chars)
+
+
+def preview_over_budget(text: str, counter: TokenCounter, preview_tokens: int, max_line_chars: int = 400) -> str:
+    """:func:`make_preview` for a caller that already knows ``text`` exceeds the budget."""
     parsed = _maybe_json(text)
     if parsed is not _NOT_JSON:
         return _json_preview(text, parsed, counter, preview_tokens, max_line_chars)
@@ -133,16 +138,31 @@ def _json_preview(text: str, parsed: Any, counter: TokenCounter, budget: int, ma
         head = f"[{shape}]\n"
         rest = max(1, budget - counter.count(head))
         return head + _Lines(text, counter, max_line_chars).preview(rest)
-    pretty = json.dumps(parsed, indent=2, ensure_ascii=False, default=str)
     head = f"[{shape}; pretty-printed below, the stored text is compact]\n"
     rest = max(1, budget - counter.count(head) - _MARKER_TOKENS)
-    shown = head_within(counter, pretty, rest)
-    if len(shown) < len(pretty):
+    # Pretty-print lazily: only as much as the preview can show, not the whole document.
+    chunks = json.JSONEncoder(indent=2, ensure_ascii=False, default=str).iterencode(parsed)
+    parts: list[str] = []
+    produced, complete = 0, False
+    limit = (rest + 1) * 4
+    while True:
+        for chunk in chunks:
+            parts.append(chunk)
+            produced += len(chunk)
+            if produced > limit:
+                break
+        else:
+            complete = True
+        pretty = "".join(parts)
+        shown = head_within(counter, pretty, rest)
+        if complete or len(shown) < len(pretty) or limit >= (rest + 1) * MAX_CHARS_PER_TOKEN:
+            break
+        limit *= 2
+    if not complete or len(shown) < len(pretty):
         cut = shown.rfind("\n")
         if cut > 0:
             shown = shown[:cut]
-        remaining = pretty.count("\n", len(shown) + 1) + 1
-        shown += f"\n... [{remaining:,} more lines of the pretty-printed JSON] ..."
+        shown += f"\n... [pretty-printed view cut; the whole JSON is {len(text):,} characters] ..."
     return head + shown
 
 

