@@ -284,7 +284,7 @@ async def test_execute_reports_exit_code_and_combined_output(tmp_path: Path) -> 
 async def test_execute_is_offered_exactly_when_the_workspace_runs_commands(backend: WorkspaceBackend) -> None:
     runs_commands = type(backend.workspace)._exec is not Workspace._exec
     assert isinstance(backend, SandboxBackendProtocol) == runs_commands
-    if runs_commands:
+    if isinstance(backend, WorkspaceSandboxBackend):
         await backend.awrite("/data.txt", "a\nb\nc\n")
         out = await backend.aexecute("wc -l < data.txt")
         assert out.exit_code == 0 and out.output.strip() == "3"
