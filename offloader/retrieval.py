@@ -44,7 +44,7 @@ from workspaces.tools import Tool
 
 from .storage import Storage
 
-__all__ = ["INDEX_SUFFIX", "Retriever", "UnknownReference", "retrieval_tool", "retrieve"]
+__all__ = ["INDEX_SUFFIX", "TOOL_NAME", "Retriever", "UnknownReference", "retrieval_tool", "retrieve"]
 
 #: Suffix of the line-offset index kept beside workspace content (hidden from Glob/Grep).
 INDEX_SUFFIX = ".lineidx"
