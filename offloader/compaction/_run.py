@@ -318,6 +318,8 @@ class _Run:
 
     def _replay(self) -> None:
         v, st = self.view, self.state
+        if not (st.entries or st.cut or st.truncations):
+            return  # nothing decided yet for this session
         cut = st.cut
         if cut is not None and cut.upto <= len(v.canon) and _digest(v.fps[: cut.upto]) == cut.digest:
             v.add_cut(cut.positions)
@@ -690,8 +692,11 @@ class _Run:
         return _shape.text_message(like, "user", cut.text, self.view.originals, ident=f"compaction-{cut.digest[:16]}")
 
 
-def _block_fp(block: Block) -> str:
-    return _fingerprint(block_to_dict(block))
+def _block_fp(block: ToolResultBlock) -> str:
+    """Content hash of a tool result: id, name, error flag, text and media references."""
+    media = [b.media_type + (b.url or str(b.size)) for b in block.content if isinstance(b, DataBlock)]
+    raw = "\x00".join([block.id, block.name, str(block.is_error), block.text(), *media])
+    return "r" + hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:31]
 
 
 def _args_len(block: ToolCallBlock) -> int:
