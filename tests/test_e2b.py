@@ -19,6 +19,7 @@ disk-full conditions (507 is injected), and latency of the real network.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -92,26 +93,41 @@ def _result(tid: str, text: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- wire traffic
 
 
-async def test_small_offload_is_one_command_for_content_and_one_for_the_ledger(
-    ws: E2BWorkspace, server: EnvdServer
-) -> None:
+async def test_a_small_offload_is_one_request(ws: E2BWorkspace, server: EnvdServer) -> None:
     ref = await ws.offload_tool_result("s1", _result("t1", "x" * 150_000))
     assert ref == f"{WORKDIR}/sessions/s1/tool_result-t1.txt"
-    assert server.count() == 2
-    assert server.count(_starts) == 2
+    assert server.count() == server.count(_starts) == 1
     assert _host(server, "sessions/s1/tool_result-t1.txt").read_bytes() == b"x" * 150_000
 
 
-async def test_large_offload_is_exactly_one_upload_plus_a_commit_and_the_ledger(
-    ws: E2BWorkspace, server: EnvdServer
-) -> None:
+async def test_a_large_offload_is_exactly_one_upload_plus_a_commit(ws: E2BWorkspace, server: EnvdServer) -> None:
     body = os.urandom(600_000).hex()
     await ws.offload_tool_result("s1", _result("big", body))
     assert server.count(_uploads) == 1
-    assert server.count(_starts) == 2
-    assert server.count() == 3
+    assert server.count(_starts) == 1
+    assert server.count() == 2
     assert _host(server, "sessions/s1/tool_result-big.txt").read_text() == body
     assert not [p for p in _host(server, "").iterdir() if p.name.startswith(".tmp-")]
+
+
+async def test_buffered_ledger_lines_are_appended_in_one_request_on_flush(
+    ws: E2BWorkspace, server: EnvdServer
+) -> None:
+    for i in range(3):
+        await ws.offload_tool_result("s1", _result(f"t{i}", "hello"))
+    assert server.count() == 3
+    await ws.flush()
+    assert server.count() == 4
+    lines = _host(server, "sessions/s1/ledger.jsonl").read_text().splitlines()
+    assert [json.loads(line)["tool_id"] for line in lines] == ["t0", "t1", "t2"]
+
+
+async def test_with_ledger_batch_1_each_offload_also_appends_its_ledger_line(server: EnvdServer) -> None:
+    async with E2BWorkspace(debug=True, sandbox_url=server.url, ledger_batch=1) as ws:
+        server.clear()
+        await ws.offload_tool_result("s1", _result("t1", "hello"))
+        assert server.count() == server.count(_starts) == 2
+        assert _host(server, "sessions/s1/ledger.jsonl").read_text().count("\n") == 1
 
 
 async def test_offload_context_appends_without_downloading_the_log(ws: E2BWorkspace, server: EnvdServer) -> None:
@@ -119,7 +135,7 @@ async def test_offload_context_appends_without_downloading_the_log(ws: E2BWorksp
         await ws.offload_context("s1", [{"role": "user", "content": f"message {i}"}])
     assert server.count(_downloads) == 0
     assert server.count(_uploads) == 0
-    assert server.count() == 6  # one append for the log, one for the ledger, per call
+    assert server.count() == 3  # one append per call (ledger lines are batched)
     lines = _host(server, "sessions/s1/context.jsonl").read_text().splitlines()
     assert [line.count("message") for line in lines] == [1, 1, 1]
 
@@ -243,7 +259,7 @@ async def test_rate_limited_requests_are_retried_then_succeed(ws: E2BWorkspace, 
     server.fail_next(429, times=2)
     ref = await ws.offload_tool_result("s1", _result("t1", "hello"))
     assert await ws.read_bytes(ref) == b"hello"
-    assert server.count() == 2 + 2 + 1  # two refused, then write + ledger, then the read
+    assert server.count() == 2 + 1 + 1  # two refused, then the write, then the read
 
 
 async def test_a_bad_gateway_answer_is_retried(ws: E2BWorkspace, server: EnvdServer) -> None:

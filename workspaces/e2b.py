@@ -25,9 +25,10 @@ primitive                          requests
 ``_grep_native``                    1 ``commands.run`` (``grep -P -z``), a prefilter
 =================================  ===============================================
 
-So a tool-result offload is 2 requests up to ``inline_limit`` (the content
-write and the ledger line) and 3 above it; AgentScope 2.0.11's E2B workspace
-sends ``test -e`` + ``mkdir -p`` + ``files.write`` for the content alone.
+So a tool-result offload is 1 request up to ``inline_limit`` and 2 above it
+(ledger lines are batched, ``ledger_batch=16``: one more request per 16
+offloads; with ``ledger_batch=1`` every offload adds one); AgentScope 2.0.11's
+E2B workspace sends ``test -e`` + ``mkdir -p`` + ``files.write`` for the content.
 
 Commands always run with ``cwd`` = the workdir and reference files by paths
 relative to it; every argument is ``shlex.quote``d and file content never
@@ -120,6 +121,9 @@ class E2BWorkspace(Workspace):
     ``backoff`` seconds doubled each time (jittered, at most 5 s).
     ``inline_limit`` is the largest batch (bytes) sent inside a single command;
     larger ones are uploaded first (one more request); 0 always uploads.
+    ``ledger_batch`` (16) buffers ledger lines and appends them together (see
+    ``Workspace.ledger_batch``; written on ``flush()``/``close()``), so an offload
+    is one request; 1 appends each line at once (one more request per offload).
     """
 
     def __init__(
@@ -134,6 +138,7 @@ class E2BWorkspace(Workspace):
         retries: int = 3,
         backoff: float = 0.2,
         inline_limit: int = 192 * 1024,
+        ledger_batch: int = 16,
         **sandbox_options: Any,
     ) -> None:
         if not workdir.startswith("/") or workdir.rstrip("/") == "":
@@ -141,6 +146,7 @@ class E2BWorkspace(Workspace):
         if retries < 0 or backoff < 0 or inline_limit < 0:
             raise ValueError("retries, backoff and inline_limit must be >= 0")
         super().__init__(workdir)
+        self.ledger_batch = ledger_batch
         self._sandbox: Any = sandbox
         self._owns_sandbox = sandbox is None
         self._template = template

@@ -27,7 +27,8 @@ async def open_workspace(tmp_path: Path) -> AsyncIterator[object]:
         require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
         raise
     try:
-        async with E2BWorkspace(debug=True, sandbox_url=server.url) as ws:
+        # ledger_batch=1: the suite reads the ledger right after an offload (batching is tested in test_e2b.py)
+        async with E2BWorkspace(debug=True, sandbox_url=server.url, ledger_batch=1) as ws:
             yield ws
     finally:
         server.stop()
