@@ -16,6 +16,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offloader import TextBlock, ToolResultBlock
 from tests.conftest import require
@@ -35,7 +37,9 @@ from workspaces import (
     PathOutsideWorkspace,
     UnsupportedOperation,
 )
-from workspaces.docker import DockerWorkspace
+from workspaces._text import compile_pattern
+from workspaces.docker import DockerWorkspace, _required_literals
+from workspaces.errors import InvalidPattern
 
 pytestmark = pytest.mark.anyio
 
@@ -200,12 +204,60 @@ async def test_a_symlink_planted_in_the_container_cannot_redirect_a_write(ws: Do
     assert "tool_result" not in _sh(container, "ls /etc")
 
 
-async def test_the_literal_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> None:
+async def test_the_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> None:
     await ws.write_bytes("a/hit.txt", b"the needle is here\n")
+    await ws.write_bytes("a/other.txt", b"FAILED twice\n")
     await ws.write_bytes("a/miss.txt", b"nothing\n")
     assert await ws._grep_native("needle", "a", ignore_case=False, glob=None) == ["a/hit.txt"]
     assert await ws._grep_native("NEEDLE", "a", ignore_case=True, glob=None) == ["a/hit.txt"]
-    assert await ws._grep_native("need.e", "a", ignore_case=False, glob=None) is None  # regex: searched in-process
+    assert await ws._grep_native("ne+dle|FAIL(ED)?", "a", ignore_case=False, glob=None) is None  # a group
+    assert sorted(await ws._grep_native("ne+dle|FAILED", "a", ignore_case=False, glob=None) or []) == [
+        "a/hit.txt",
+        "a/other.txt",
+    ]
+    assert await ws._grep_native("[a-z]+", "a", ignore_case=False, glob=None) is None  # nothing provable
+
+
+@pytest.mark.parametrize(
+    ("pattern", "ignore_case", "literals"),
+    [
+        ("ERROR", False, ["ERROR"]),
+        ("ERROR|FAILED", False, ["ERROR", "FAILED"]),
+        ("undefined reference to .*frob", False, ["undefined reference to "]),
+        ("module_234\\.c:17", False, ["module_234.c:17"]),
+        ("colou?r", False, ["colo"]),
+        ("ab+c", False, ["ab"]),
+        ("x{2,3}yz", False, ["yz"]),
+        ("timeout after \\d+ seconds", False, ["timeout after "]),
+        ("Success", True, ["ucce"]),  # s and k fold to non-ASCII letters in RE2
+        ("(?i)error", False, None),
+        ("[0-9]+", False, None),
+        ("a|.*", False, None),
+        ("caf\u00e9", True, ["caf"]),
+    ],
+)
+def test_required_literals_are_text_every_match_contains(
+    pattern: str, ignore_case: bool, literals: list[str] | None
+) -> None:
+    assert _required_literals(pattern, ignore_case=ignore_case) == literals
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    pattern=st.text(alphabet="abkS.|*+?{}2,\\^$", min_size=1, max_size=8),
+    text=st.text(alphabet="abkKS\u017f\u212a\n{},.|", max_size=12),
+    ignore_case=st.booleans(),
+)
+def test_the_prefilter_never_drops_a_file_the_regex_matches(pattern: str, text: str, ignore_case: bool) -> None:
+    try:
+        regex = compile_pattern(pattern, ignore_case=ignore_case)
+    except InvalidPattern:
+        return
+    literals = _required_literals(pattern, ignore_case=ignore_case)
+    if literals is None or not regex.search(text.encode()):  # type: ignore[attr-defined]
+        return
+    haystack = text.lower() if ignore_case else text  # grep -i in the C locale folds ASCII only
+    assert any((lit.lower() if ignore_case else lit) in haystack for lit in literals)
 
 
 async def test_the_event_loop_keeps_running_during_an_engine_call(ws: DockerWorkspace) -> None:

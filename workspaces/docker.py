@@ -26,7 +26,7 @@ while stdin is unread), and the reader also stops once the exec has exited.
 * ``_read`` uses ``dd`` with byte offsets, so a 100-line read of a 50 MB file
   copies one chunk, not the file.
 * ``_list`` / ``_stat`` are one ``find ... -exec stat`` / one ``stat``;
-  ``_grep_native`` is one ``grep -rlF`` for literal patterns.
+  ``_grep_native`` is one ``grep -rlF`` for literals every match must contain.
 
 Every script checks with ``realpath`` that the folders it touches stay inside
 the workdir, so a symlink planted in the container cannot redirect writes.
@@ -60,7 +60,8 @@ __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
 REQUIRED_TOOLS = ("sh", "tar", "find", "stat", "grep", "dd", "cat", "ln", "mv", "rm", "mkdir", "realpath", "truncate")
 
 _ENV = {"LC_ALL": "C"}
-_REGEX_META = set("\\.^$|?*+()[]{}")
+_OPTIONAL = set("*?{")  # the atom before these may be absent
+_BREAKS = set(".^$+")  # these end a literal run
 
 # Exit codes of the scripts below, mapped to exceptions in ``_raise_for``.
 _OUTSIDE, _MISSING, _IS_DIR, _SHORT = 3, 4, 5, 6
@@ -465,17 +466,18 @@ class DockerWorkspace(Workspace):
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
     ) -> list[str] | None:
-        """Files under ``path`` containing a literal pattern (one ``grep -rlF``); None otherwise.
+        """Files under ``path`` that contain a literal every match needs (one ``grep -rlF``).
 
-        Only literal patterns are delegated: RE2 and the image's grep disagree
-        on regex syntax, and a prefilter must never drop a real match.
+        RE2 and the image's grep disagree on regex syntax, so the regex itself is
+        never handed over: ``_required_literals`` finds, per alternative, a piece
+        of text any match must contain, and grep looks for those as fixed strings.
+        None (search every file in-process) when no such literals can be proven.
         """
-        literal = regex_source
-        if "grep" in self._missing or not literal or _REGEX_META & set(literal) or "\n" in literal:
+        literals = _required_literals(regex_source, ignore_case=ignore_case)
+        if literals is None or "grep" in self._missing:
             return None
-        if ignore_case and not literal.isascii():
-            return None  # the C locale folds ASCII only
-        argv = ["grep", "-r", "-l", "-s", "-F", *(["-i"] if ignore_case else []), "-e", literal, "--", f"./{path}"]
+        flags = ["-r", "-l", "-s", "-F", *(["-i"] if ignore_case else [])]
+        argv = ["grep", *flags, *(arg for lit in literals for arg in ("-e", lit)), "--", f"./{path}"]
         result = await self._exec_sync_in_thread(argv)
         if result.exit_code == 1:
             return []
@@ -488,6 +490,61 @@ class DockerWorkspace(Workspace):
             except PathOutsideWorkspace:
                 continue
         return out
+
+
+def _required_literals(pattern: str, *, ignore_case: bool) -> list[str] | None:
+    """For each top-level alternative of ``pattern``, the longest literal text a match must contain.
+
+    Conservative: groups, classes, inline flags and anything unfamiliar give
+    None. With ``ignore_case`` only ASCII letters other than ``k``/``s`` count
+    (RE2 folds those with the Kelvin sign and long s, which grep's C locale does not).
+    """
+    if not pattern or any(c in pattern for c in "()[]\n\x00"):
+        return None
+    literals = []
+    for branch in pattern.split("|"):
+        runs: list[str] = []
+        run = ""
+        i = 0
+        while i < len(branch):
+            c = branch[i]
+            if c == "\\":
+                if i + 1 >= len(branch) or branch[i + 1].isalnum():
+                    runs.append(run)
+                    run = ""
+                    i += 2
+                    continue
+                c = branch[i + 1]
+                i += 1
+            elif c in _OPTIONAL:
+                runs.append(run[:-1])
+                run = ""
+                if c == "{":
+                    end = branch.find("}", i)
+                    if end < 0:
+                        return None
+                    i = end
+                i += 1
+                continue
+            elif c in _BREAKS or c == "}":
+                runs.append(run)
+                run = ""
+                i += 1
+                continue
+            nxt = branch[i + 1] if i + 1 < len(branch) else ""
+            usable = c.isascii() and c.isprintable() and not (ignore_case and c.lower() in "ks")
+            if nxt in _OPTIONAL or not usable:
+                runs.append(run)
+                run = ""
+            else:
+                run += c
+            i += 1
+        runs.append(run)
+        best = max(runs, key=len)
+        if not best:
+            return None
+        literals.append(best)
+    return literals
 
 
 @contextlib.contextmanager
