@@ -5,7 +5,7 @@ context logs; half the sessions 30 days old), then times each command as a
 subprocess (interpreter start-up included, median of ``--repeat`` runs) next to
 a bare ``os.walk`` + ``stat`` of the same tree, the floor any listing pays.
 
-    python benchmarks/bench_cli_scale.py [--sessions 1000] [--items 100] [--repeat 3]
+    python benchmarks/bench_cli_scale.py [--sessions 1000] [--items 100] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--items", type=int, default=100)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="offload-scale-")
     root = os.path.join(tmp, "ws")
