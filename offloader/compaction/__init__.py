@@ -8,7 +8,7 @@ offloaded to the workspace first and named by reference. See
 
 from __future__ import annotations
 
-from ._run import MILD_MARKER, SUMMARY_MARKER, TRUNCATED_MARKER
+from ._view import MILD_MARKER, SUMMARY_MARKER, TRUNCATED_MARKER
 from .compactor import ContextCompactor
 from .policy import CompactionEntry, CompactionPolicy, CompactionResult, Level
 from .summarizers import (

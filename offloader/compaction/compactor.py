@@ -38,8 +38,9 @@ from offloader.naming import safe_name
 from offloader.protocol import Offloader
 from offloader.tokens import HeuristicCounter, TokenCounter
 
-from ._run import _CACHE_LIMIT, _MESSAGE_OVERHEAD, _fingerprint, _render, _Run, dict_fingerprint, public_entry
+from ._run import _Run
 from ._state import SessionState
+from ._view import _CACHE_LIMIT, _MESSAGE_OVERHEAD, _fingerprint, _render, dict_fingerprint, public_entry
 from .policy import CompactionEntry, CompactionPolicy, CompactionResult
 from .summarizers import ExtractiveSummarizer, Summarizer
 
