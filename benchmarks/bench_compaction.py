@@ -11,6 +11,9 @@ target here because tool results dominate), and fill 120 % with mild disabled
   (every message tokenized, summarized, decided and offloaded);
 * **turn** -- the same compactor compacting ``history + 1 new turn`` afterwards
   (the per-turn cost: cached token counts, replayed decisions);
+* **cold, no storage** -- the cold run against an offloader that stores
+  nothing, so the workspace's own Python work is not on the event loop: the
+  compactor alone;
 * **resume** -- a new compactor (a new process) on the same workspace compacting
   ``history + 1 new turn``: loads ``state.json``, counts every message again.
 
@@ -175,7 +178,7 @@ async def measure(counter: TokenCounter, fill: float, protect: float, history: l
         await ContextCompactor(_Nowhere(), 10**9, counter=counter).compact("m", history, system_tokens=0)
     ).tokens_before
     window = int(tokens / fill)
-    rows: dict[str, list[dict[str, float]]] = {"cold": [], "turn": [], "resume": []}
+    rows: dict[str, list[dict[str, float]]] = {"cold": [], "turn": [], "resume": [], "cold, no storage": []}
     level = ""
     for r in range(REPEATS):
         with tempfile.TemporaryDirectory() as tmp:
@@ -198,6 +201,16 @@ async def measure(counter: TokenCounter, fill: float, protect: float, history: l
                 grown = history + turn(10_000 + r)
                 rows["turn"].append((await timed(compactor, clock, grown))[1])
                 rows["resume"].append((await timed(make(), clock, grown))[1])
+        # The compactor alone: an offloader that stores nothing (no workspace code on the loop).
+        clock = Clock()
+        bare = ContextCompactor(
+            _Memory(),
+            window=window,
+            counter=TimedCounter(counter, clock),
+            summarizer=TimedSummarizer(clock),
+            policy=CompactionPolicy(protect_recent_ratio=protect),
+        )
+        rows["cold, no storage"].append((await timed(bare, clock, history))[1])
     out: dict[str, Any] = {"tokens": tokens, "level": level, "messages": len(history)}
     for kind, samples in rows.items():
         keys = {"total", "cpu", "summarizer", "workspace I/O", "tokenizer"}
@@ -205,6 +218,19 @@ async def measure(counter: TokenCounter, fill: float, protect: float, history: l
         med["compaction"] = med["cpu"] - med["summarizer"] - med["tokenizer"]
         out[kind] = med
     return out
+
+
+class _Memory:
+    """An offloader that returns references without storing anything: isolates the compactor."""
+
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
+        return f"/w/sessions/{session_id}/tool_result-{tool_result.id}.txt"
+
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
+        return f"/w/sessions/{session_id}/context.jsonl"
+
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
+        return block
 
 
 class _Nowhere:
@@ -233,7 +259,7 @@ async def main() -> None:
         for fill, protect in ((0.7, 0.3), (1.2, 0.3), (1.2, 1.0)):
             m = await measure(counter, fill, protect, history)
             cold = m["cold"]["cpu"]
-            for kind in ("cold", "turn", "resume"):
+            for kind in ("cold", "cold, no storage", "turn", "resume"):
                 d = m[kind]
                 print(
                     f"| {counter.name} | {fill:.0%} | {'yes' if protect < 1 else 'no'} | {m['level']} "
