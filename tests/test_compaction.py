@@ -590,3 +590,32 @@ async def test_passing_the_compacted_list_back_changes_nothing(
     again = await c.compact("s", first.messages, system_tokens=0)
     assert again.level == "none" and again.references == ()
     assert serialise(again.messages) == serialise(first.messages)
+
+
+class ReferenceOnly:
+    """An offloader with just the three protocol methods (no read/write): state stays in memory."""
+
+    def __init__(self) -> None:
+        self.results: dict[str, Any] = {}
+        self.context: list[Any] = []
+
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
+        self.results[tool_result.id] = tool_result
+        return f"mem://{session_id}/{tool_result.id}"
+
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
+        self.context.extend(msgs)
+        return f"mem://{session_id}/context"
+
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
+        return block
+
+
+async def test_any_offloader_works_without_persistence() -> None:
+    store = ReferenceOnly()
+    msgs = build(scripted_turns(20), "openai")
+    c = ContextCompactor(store, window=20_000, counter=COUNTER)
+    first = await c.compact("s", msgs, system_tokens=0)
+    assert first.level != "none" and store.results
+    assert "mem://s/" in json.dumps(first.messages)
+    assert (await c.compact("s", msgs, system_tokens=0)).messages == first.messages
