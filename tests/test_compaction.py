@@ -329,7 +329,7 @@ async def test_emergency_truncates_a_giant_message_in_place_with_a_reference(ws:
     assert len(result.messages) == 2 and result.messages[0] is msgs[0]
     text = result.messages[1]["content"]
     assert text.startswith("[Truncated message | original: ") and "requirement 0:" in text
-    assert result.tokens_after < result.target
+    assert result.target is not None and result.tokens_after < result.target
     assert await unrestorable(ws, "s", msgs, result.messages) == []
     assert msgs[1]["content"] == giant
 
