@@ -204,6 +204,15 @@ async def test_a_symlink_planted_in_the_container_cannot_redirect_a_write(ws: Do
     assert "tool_result" not in _sh(container, "ls /etc")
 
 
+async def test_a_symlink_planted_in_the_container_cannot_leak_a_file(ws: DockerWorkspace, container: Any) -> None:
+    _sh(container, f"mkdir -p {ws.workdir}/s && ln -s /etc/passwd {ws.workdir}/s/leak")
+    with pytest.raises(PathOutsideWorkspace):
+        await ws.read_bytes("s/leak")
+    outcome = await next(t for t in ws.tools() if t.name == "Read").invoke({"path": "s/leak"})
+    assert outcome.is_error and "root:" not in outcome.text
+    assert "leak" not in await ws.glob("**")
+
+
 async def test_the_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> None:
     await ws.write_bytes("a/hit.txt", b"the needle is here\n")
     await ws.write_bytes("a/other.txt", b"FAILED twice\n")
