@@ -319,6 +319,16 @@ async def test_a_missing_image_is_named(client: Any) -> None:
             pass
 
 
+async def test_a_container_that_cannot_start_is_removed_again(client: Any, image: str) -> None:
+    label = f"offloader-test-start-{secrets.token_hex(3)}"
+    ws = DockerWorkspace(
+        image=image, client=client, command=["/no/such/program"], create_kwargs={"labels": {label: "1"}}
+    )
+    with pytest.raises(BackendUnavailable):
+        await ws.open()
+    assert client.containers.list(all=True, filters={"label": label}) == []
+
+
 async def test_a_full_disk_raises_not_enough_space_and_leaves_no_partial_file(client: Any, image: str) -> None:
     kwargs = {"tmpfs": {"/workspace": "size=1m"}, "labels": {"offloader-test": "1"}}
     async with DockerWorkspace(image=image, client=client, create_kwargs=kwargs) as ws:

@@ -17,9 +17,6 @@ cheap requests (create, inspect):
   fails if the name exists, so an existing file is never touched) or
   ``mv -T`` (replace). Readers never see a partial file. ``put_archive`` alone
   cannot do this: it deletes and rewrites existing files in place.
-Scripts fed on stdin drain it before exiting (the engine holds the stream open
-while stdin is unread), and the reader also stops once the exec has exited.
-
 * ``_append`` stores its stdin in a temporary file, checks the byte count,
   then appends it with one ``write`` on an ``O_APPEND`` descriptor
   (``dd oflag=append``), which concurrent appenders cannot interleave.
@@ -30,6 +27,8 @@ while stdin is unread), and the reader also stops once the exec has exited.
 
 Every script checks with ``realpath`` that the folders it touches stay inside
 the workdir, so a symlink planted in the container cannot redirect writes.
+Scripts fed on stdin drain it before exiting (the engine holds the stream open
+while stdin is unread), and the reader also stops once the exec has exited.
 """
 
 from __future__ import annotations
@@ -225,8 +224,8 @@ class DockerWorkspace(Workspace):
     # ------------------------------------------------------------ lifecycle
 
     async def _open(self) -> None:
-        await anyio.to_thread.run_sync(self._attach_or_create)
         try:
+            await anyio.to_thread.run_sync(self._attach_or_create)
             result = await self._exec_sync_in_thread(
                 ["sh", "-c", _INIT, "sh", self.workdir, *REQUIRED_TOOLS], workdir="/"
             )
