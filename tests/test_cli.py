@@ -237,3 +237,18 @@ def test_grep_searches_content_not_ledgers(populated: Path) -> None:
     assert data["matches"] == []  # the tool name is only in ledger.jsonl
     assert json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--glob", "ledger.jsonl",
                            "--json").output)["matches"]
+
+
+def test_streaming_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: Path) -> None:
+    """Outputs over 8 MB are previewed in one bounded-memory pass, with true line numbers."""
+    from offloader.cli import _scan_for_preview
+
+    path = tmp_path / "big.txt"
+    with open(path, "w") as f:
+        for i in range(1, 400_001):
+            f.write("Traceback (most recent call last): boom\n" if i == 250_000 else f"step {i} ok\n")
+    preview = _scan_for_preview(str(path), 300)
+    text = "\n".join(preview.render())
+    assert preview.lines == 400_000 and preview.signal_count == 1
+    assert "     1\tstep 1 ok" in text and "250000\tTraceback" in text and "400000\tstep 400000 ok" in text
+    assert len(text) < 300 * 4 * 1.5
