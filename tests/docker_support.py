@@ -192,3 +192,59 @@ class RequestLog:
     @property
     def costly(self) -> int:
         return sum(1 for _, path in self.calls if path.endswith("/start") or path.endswith("/archive"))
+
+
+class EngineProxy:
+    """A unix-socket relay in front of the real engine; ``stop()`` makes the engine vanish.
+
+    Lets a test take the engine away mid-session without stopping the shared
+    dockerd: clients built with ``base_url=proxy.url`` lose it on ``stop()``.
+    """
+
+    def __init__(self, path: str, engine: str = "/var/run/docker.sock") -> None:
+        import socket
+        import threading
+
+        self.url = f"unix://{path}"
+        self._engine = engine
+        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._server.bind(path)
+        self._server.listen(16)
+        self._open: list[Any] = []
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            upstream.connect(self._engine)
+            self._open += [client, upstream]
+            for src, dst in ((client, upstream), (upstream, client)):
+                threading.Thread(target=_pump, args=(src, dst), daemon=True).start()
+
+    def stop(self) -> None:
+        import socket
+
+        self._server.close()
+        for sock in self._open:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+
+def _pump(src: Any, dst: Any) -> None:
+    import socket
+
+    try:
+        while chunk := src.recv(65536):
+            dst.sendall(chunk)
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass

@@ -24,6 +24,7 @@ from tests.conftest import require
 from tests.docker_support import (
     GNU,
     GNU_NO_FIND,
+    EngineProxy,
     RequestLog,
     build_image,
     engine_client,
@@ -311,6 +312,23 @@ async def test_an_unreachable_engine_raises_backend_unavailable(tmp_path: Any) -
     with pytest.raises(BackendUnavailable, match="unreachable"):
         async with DockerWorkspace(image="busybox", client=nowhere):
             pass
+
+
+async def test_an_engine_that_goes_away_mid_session_raises_backend_unavailable(
+    client: Any, container: Any, tmp_path: Any
+) -> None:
+    import docker
+
+    proxy = EngineProxy(str(tmp_path / "engine.sock"))
+    via_proxy = docker.DockerClient(base_url=proxy.url, version="1.41", timeout=10)
+    try:
+        async with DockerWorkspace(container.id, workdir=_workdir(), client=via_proxy) as ws:
+            await ws.write_bytes("a.txt", b"x")
+            proxy.stop()
+            with pytest.raises(BackendUnavailable, match="unreachable"):
+                await ws.read_bytes("a.txt")
+    finally:
+        proxy.stop()
 
 
 async def test_a_missing_image_is_named(client: Any) -> None:
