@@ -136,6 +136,20 @@ class Workspace(FileTools, abc.ABC):
         """
         return None
 
+    async def _write_and_append(
+        self, files: Sequence[tuple[str, bytes]], *, exclusive: bool, append: tuple[str, bytes]
+    ) -> list[bool]:
+        """``_write`` then, only if the batch's last file was written, ``_append``.
+
+        Optional: a backend that can do both in one round trip overrides it (an
+        offload plus its ledger line then cost one operation). The default makes
+        two calls.
+        """
+        written = await self._write(files, exclusive=exclusive)
+        if written and written[-1]:
+            await self._append(*append)
+        return written
+
     async def _open(self) -> None:
         """Acquire resources (create a container, connect to a store)."""
 
@@ -238,27 +252,35 @@ class Workspace(FileTools, abc.ABC):
         folder = self.session_dir(session_id)
         stem = f"{folder}/tool_result-{safe_name(result.id)}"
         path = f"{stem}.txt"
-        written = await self._write([*media, (path, body)], exclusive=True)
-        if not written[-1]:
-            existing = await self._read(path)
-            if existing != body:
-                path = f"{stem}-{hashlib.sha256(body).hexdigest()[:12]}.txt"
-                await self._write([(path, body)], exclusive=True)
-        ref = self.reference(path)
-        await self._record(
-            session_id,
-            {
+
+        def entry(p: str) -> dict[str, Any]:
+            return {
                 "kind": "tool_result",
-                "ref": ref,
+                "ref": self.reference(p),
                 "tool": result.name,
                 "tool_id": result.id,
                 "bytes": len(body),
                 "tokens": _estimate_tokens(len(body)),
                 "status": "offloaded",
                 "is_error": result.is_error,
-            },
-        )
-        return ref
+            }
+
+        files = [*media, (path, body)]
+        if self.ledger_batch <= 1:  # content and ledger line in one backend operation
+            written = await self._write_and_append(
+                files, exclusive=True, append=(f"{folder}/ledger.jsonl", _ledger_line(entry(path)))
+            )
+            recorded = written[-1]
+        else:
+            written, recorded = await self._write(files, exclusive=True), False
+        if not written[-1]:
+            existing = await self._read(path)
+            if existing != body:
+                path = f"{stem}-{hashlib.sha256(body).hexdigest()[:12]}.txt"
+                await self._write([(path, body)], exclusive=True)
+        if not recorded:
+            await self._record(session_id, entry(path))
+        return self.reference(path)
 
     async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
         """Append messages to ``sessions/{sid}/context.jsonl``; return its reference.
@@ -329,8 +351,7 @@ class Workspace(FileTools, abc.ABC):
 
     async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
         """Append one ledger line for an offload (or buffer it, see ``ledger_batch``)."""
-        entry = {"time": round(time.time(), 3), **entry}
-        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode("utf-8")
+        line = _ledger_line(entry)
         path = f"{self.session_dir(session_id)}/ledger.jsonl"
         if self.ledger_batch <= 1:
             await self._append(path, line)
@@ -390,6 +411,11 @@ class Workspace(FileTools, abc.ABC):
     def tools(self) -> list[Tool]:
         """Read, Grep and Glob bound to this workspace, as framework-neutral tools."""
         return self._file_tools()
+
+
+def _ledger_line(entry: dict[str, Any]) -> bytes:
+    entry = {"time": round(time.time(), 3), **entry}
+    return (json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode("utf-8")
 
 
 def _estimate_tokens(n_bytes: int) -> int:
