@@ -131,6 +131,8 @@ async def test_retrieve_searches_by_pattern_with_context(client: Client) -> None
         ("Grep", {"pattern": "(a+)+$", "context": 1000}, "context must be between 0 and 50"),
         ("Read", {"path": "x", "limit": -1}, "limit must be a positive integer"),
         ("Read", {"path": "x", "mode": "w"}, "unknown argument"),
+        ("Read", {"path": 123}, "path must be a str"),
+        ("offload", {"content": ["not", "text"]}, "content must be a string"),
         ("Grep", {}, "missing required argument"),
         ("offload", {"content": "x", "session": ""}, "session must be a non-empty string"),
         ("Write", {"path": "x"}, "unknown tool"),
