@@ -194,6 +194,7 @@ async def test_sessions_lists_and_purge_removes_only_that_session(workspace: Wor
 
 async def test_ledger_records_each_offload(workspace: Workspace) -> None:
     await workspace.offload_tool_result("s1", _result("l1", "x" * 1000, name="fetch"))
+    await workspace.flush()  # backends that batch ledger lines write them now
     lines = (await workspace.read_bytes("sessions/s1/ledger.jsonl")).decode().splitlines()
     entry = json.loads(lines[-1])
     assert entry["tool"] == "fetch" and entry["bytes"] == 1000 and entry["tokens"] > 0

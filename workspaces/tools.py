@@ -122,8 +122,8 @@ class FileTools:
             raise FileNotFoundError(ref)
         if info.size == 0:
             return f"[{ref} is empty]"
-        head = await self._read(rel, 0, min(info.size, _BINARY_PROBE))
-        if _is_binary(head):
+        first_chunk = await self._read(rel, 0, min(info.size, _CHUNK))  # also the binary probe
+        if _is_binary(first_chunk):
             return f"[{ref} is a binary file of {info.size} bytes; it cannot be shown as text]"
         width = self.max_line_bytes
         out: list[str] = []
@@ -136,7 +136,7 @@ class FileTools:
         pending = b""  # bytes of the current line kept so far (at most column-1+width)
         line_len = 0
         while pos < info.size:
-            chunk = await self._read(rel, pos, min(info.size, pos + _CHUNK))
+            chunk = first_chunk if pos == 0 else await self._read(rel, pos, min(info.size, pos + _CHUNK))
             if not chunk:
                 break
             pos += len(chunk)
