@@ -25,7 +25,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    session.install("-e", ".[test]")
+    session.install("-e", ".[bench]")
     scripts = sorted(glob.glob("benchmarks/bench_*.py"))
     if session.posargs:
         scripts = [s for s in scripts if any(p in s for p in session.posargs)]
