@@ -3,7 +3,7 @@
 ``ContextCompactor(workspace).compact(session_id, messages)`` keeps a
 conversation under the model's window; everything that leaves the context is
 offloaded to the workspace first and named by reference. See
-``docs/compaction.md``.
+the README section "Compaction".
 """
 
 from __future__ import annotations
