@@ -28,6 +28,7 @@ EXPECTED_OUTPUT = {
     "deepagents_backend.py": "--- answer: Order 7777 (customer-17, 99,999.00) was refunded.",
     "strands_plugin.py": "--- answer: The deploy failed at step 4187: certificate expired.",
     "plain_loop.py": "--- answer: The slow query is the one on orders.created_at.",
+    "s3_offloader.py": "OK: the whole log is on S3 and the failure is retrievable",
 }
 
 #: Examples that need a Docker engine.
@@ -41,7 +42,10 @@ def _docker_available() -> bool:
 
 
 def test_examples_exist() -> None:
-    assert {"agentscope_offloader.py", "deepagents_backend.py"} <= set(EXAMPLES)
+    assert {
+        "agentscope_offloader.py", "strands_plugin.py", "deepagents_backend.py", "plain_loop.py",
+        "docker_sandbox.py", "s3_offloader.py", "compaction.py",
+    } <= set(EXAMPLES)
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
