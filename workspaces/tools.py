@@ -55,6 +55,9 @@ class Tool:
             return ToolOutcome(await self.function(**args))
         except (WorkspaceError, OSError, ValueError, TypeError, UnicodeError) as exc:
             return ToolOutcome(f"Error: {_describe(exc)}", True)
+        except Exception as exc:  # anything else still must not kill the agent loop
+            _log.warning("tool %s failed unexpectedly", self.name, exc_info=True)
+            return ToolOutcome(f"Error: {type(exc).__name__}: {exc}", True)
 
     async def __call__(self, **arguments: Any) -> str:
         return (await self.invoke(arguments)).text
