@@ -223,13 +223,3 @@ async def test_batched_ledger_lines_are_written_on_flush_and_never_lost(workspac
     lines = (await workspace.read_bytes("sessions/lb/ledger.jsonl")).decode().splitlines()
     assert [json.loads(line)["tool_id"] for line in lines] == ["a", "b", "c", "d"]
 
-
-async def test_an_unexpected_failure_inside_a_tool_is_a_tool_error(workspace: Workspace) -> None:
-    from workspaces import Tool
-
-    async def broken(**_: object) -> str:
-        raise RuntimeError("engine exploded")
-
-    tool = Tool("Broken", "always fails", {"type": "object", "properties": {}}, broken)
-    outcome = await tool.invoke({})
-    assert outcome.is_error and outcome.text == "Error: RuntimeError: engine exploded"
