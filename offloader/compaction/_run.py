@@ -320,15 +320,16 @@ class _Run:
     async def _offload_results(self, blocks: list[ToolResultBlock]) -> list[str]:
         """Offload tool results concurrently (remote workspaces pay a round trip each)."""
         refs: list[str] = [""] * len(blocks)
-        limiter = anyio.CapacityLimiter(_OFFLOAD_CONCURRENCY)
+        pending = iter(range(len(blocks)))  # shared by the workers: each index is taken once, in order
 
-        async def one(k: int) -> None:
-            async with limiter:
+        async def worker() -> None:
+            for k in pending:
                 refs[k] = await self.c.offloader.offload_tool_result(self.sid, blocks[k])
 
+        # A few long-lived workers instead of one task per result (task creation dominated).
         async with anyio.create_task_group() as tg:
-            for k in range(len(blocks)):
-                tg.start_soon(one, k)
+            for _ in range(min(_OFFLOAD_CONCURRENCY, len(blocks))):
+                tg.start_soon(worker)
         return refs
 
     def _replace_result(
