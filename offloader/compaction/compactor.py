@@ -47,6 +47,7 @@ from .summarizers import ExtractiveSummarizer, Summarizer
 __all__ = ["ContextCompactor"]
 
 _log = logging.getLogger(__name__)
+_TEXT_CACHE_LIMIT = 20_000
 
 class ContextCompactor:
     """Keeps a conversation under ``window`` tokens; see the module docstring.
@@ -86,7 +87,7 @@ class ContextCompactor:
         self.summarizer: Summarizer = summarizer if summarizer is not None else ExtractiveSummarizer()
         self.mode = mode
         self.task_map = task_map
-        self._tokens: dict[str, int] = {}
+        self._tokens: dict[tuple[str, int], int] = {}
         self._known: dict[str, tuple[Message, int]] = {}
         self._states: dict[str, SessionState] = {}
         self._locks: dict[str, anyio.Lock] = {}
@@ -151,19 +152,25 @@ class ContextCompactor:
         if hit is None:
             msg = to_message(obj)  # raises TypeError naming the accepted shapes
             fp = fp or _fingerprint(message_to_dict(msg))
-            hit = (msg, self._count(msg, "m" + fp))
+            text, media = _render(msg)  # ``_known`` is the cache for caller messages
+            hit = (msg, self.counter.count(text) + media + _MESSAGE_OVERHEAD)
             if len(self._known) >= _CACHE_LIMIT:
                 self._known.clear()
             self._known[fp] = hit
         return hit[0], fp, hit[1]
 
-    def _count(self, msg: Message, fp: str | None = None) -> int:
-        key = fp if fp is not None else _fingerprint(message_to_dict(msg))
+    def _count(self, msg: Message) -> int:
+        """Tokens of a message the compactor built (a replacement, the cut summary, the task map).
+
+        Cached by its rendered text, which is all the count depends on: rendering is
+        cheaper than serialising and hashing the message for a key.
+        """
+        text, media = _render(msg)
+        key = (text, media)
         cached = self._tokens.get(key)
         if cached is None:
-            text, media = _render(msg)
             cached = self.counter.count(text) + media + _MESSAGE_OVERHEAD
-            if len(self._tokens) >= _CACHE_LIMIT:
+            if len(self._tokens) >= _TEXT_CACHE_LIMIT:  # keys hold whole texts: keep it small
                 self._tokens.clear()
             self._tokens[key] = cached
         return cached
