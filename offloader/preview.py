@@ -72,9 +72,9 @@ def make_preview(text: str, *, counter: TokenCounter, preview_tokens: int, max_l
 
 def preview_over_budget(text: str, counter: TokenCounter, preview_tokens: int, max_line_chars: int = 400) -> str:
     """:func:`make_preview` for a caller that already knows ``text`` exceeds the budget."""
-    parsed = _maybe_json(text)
+    parsed, dumps = _maybe_json(text)
     if parsed is not _NOT_JSON:
-        return _json_preview(text, parsed, counter, preview_tokens, max_line_chars)
+        return _json_preview(text, parsed, dumps, counter, preview_tokens, max_line_chars)
     return _Lines(text, counter, max_line_chars).preview(preview_tokens)
 
 
@@ -88,14 +88,34 @@ class _NotJson:
 _NOT_JSON = _NotJson()
 
 
-def _maybe_json(text: str) -> Any:
-    stripped = text.lstrip()
+def _maybe_json(text: str) -> tuple[Any, Any]:
+    """``(value, dumps)`` for JSON text, ``dumps`` laying a value out as ``json.dumps(indent=2)`` does."""
+    stripped = text[:64].lstrip() or text.lstrip()
     if stripped[:1] not in ("{", "[") or len(text) > _JSON_PARSE_LIMIT:
-        return _NOT_JSON
+        return _NOT_JSON, None
     try:
-        return json.loads(text)
+        import orjson  # optional: parses and lays out several times faster than json
+    except ImportError:
+        pass
+    else:
+        try:
+            return orjson.loads(text), _orjson_dumps
+        except (ValueError, TypeError):
+            pass  # what orjson refuses (NaN, huge ints, lone surrogates) json may still accept
+    try:
+        return json.loads(text), _json_dumps
     except ValueError:
-        return _NOT_JSON
+        return _NOT_JSON, None
+
+
+def _json_dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def _orjson_dumps(value: Any) -> str:
+    import orjson
+
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8")
 
 
 def _type_name(value: Any) -> str:
@@ -132,7 +152,9 @@ def json_shape(value: Any, *, max_keys: int = 20) -> str:
     return f"JSON {_type_name(value)}"
 
 
-def _json_preview(text: str, parsed: Any, counter: TokenCounter, budget: int, max_line_chars: int) -> str:
+def _json_preview(
+    text: str, parsed: Any, dumps: Any, counter: TokenCounter, budget: int, max_line_chars: int
+) -> str:
     shape = json_shape(parsed)
     if text.strip().count("\n") >= 3:  # already pretty: line numbers match the stored text
         head = f"[{shape}]\n"
@@ -140,20 +162,11 @@ def _json_preview(text: str, parsed: Any, counter: TokenCounter, budget: int, ma
         return head + _Lines(text, counter, max_line_chars).preview(rest)
     head = f"[{shape}; pretty-printed below, the stored text is compact]\n"
     rest = max(1, budget - counter.count(head) - _MARKER_TOKENS)
-    # Pretty-print lazily: only as much as the preview can show, not the whole document.
-    chunks = json.JSONEncoder(indent=2, ensure_ascii=False, default=str).iterencode(parsed)
-    parts: list[str] = []
-    produced, complete = 0, False
+    # Lay out only as much of the document as the preview can show, not all of it.
     limit = (rest + 1) * 4
     while True:
-        for chunk in chunks:
-            parts.append(chunk)
-            produced += len(chunk)
-            if produced > limit:
-                break
-        else:
-            complete = True
-        pretty = "".join(parts)
+        part, complete = _project(parsed, limit)
+        pretty = dumps(part) if complete else dumps(part)[:limit]  # past ``limit`` a cut part shows
         shown = head_within(counter, pretty, rest)
         if complete or len(shown) < len(pretty) or limit >= (rest + 1) * MAX_CHARS_PER_TOKEN:
             break
@@ -166,6 +179,44 @@ def _json_preview(text: str, parsed: Any, counter: TokenCounter, budget: int, ma
     return head + shown
 
 
+def _project(value: Any, limit: int) -> tuple[Any, bool]:
+    """A copy of ``value`` with containers cut once ``limit`` characters of layout are certain.
+
+    Laid out with indent=2, the copy's first ``limit`` characters equal the whole
+    value's: each kept item is charged a lower bound of its own layout, and items
+    are only dropped once the charges reach ``limit``. Returns (copy, nothing dropped).
+    """
+    room = limit
+    complete = True
+
+    def cut(v: Any) -> Any:
+        nonlocal room, complete
+        if isinstance(v, dict):
+            out: dict[Any, Any] = {}
+            for k, item in v.items():
+                if room <= 0:
+                    complete = False
+                    break
+                room -= len(str(k)) + 4  # "key": and the line break
+                out[k] = cut(item)
+            room -= 2
+            return out
+        if isinstance(v, list):
+            kept: list[Any] = []
+            for item in v:
+                if room <= 0:
+                    complete = False
+                    break
+                room -= 1
+                kept.append(cut(item))
+            room -= 2
+            return kept
+        room -= len(v) + 2 if isinstance(v, str) else 1
+        return v
+
+    return cut(value), complete
+
+
 # ------------------------------------------------------------ lines
 
 
@@ -176,9 +227,8 @@ class _Lines:
         self.data = text.encode("utf-8", "surrogatepass")
         self.counter = counter
         self.cap = max_line_chars
-        body = self.data[:-1] if self.data.endswith(b"\n") else self.data
-        self.total = body.count(b"\n") + 1
-        self.size = len(body)
+        self.size = len(self.data) - 1 if self.data.endswith(b"\n") else len(self.data)
+        self.total = 0  # set by signals(), which counts the newlines once while scanning
 
     # -- line access
 
@@ -223,7 +273,11 @@ class _Lines:
     # -- signals
 
     def signals(self) -> tuple[list[_Signal], list[_Signal]]:
-        """Outcome lines scanning from the start and from the end (each side capped)."""
+        """Outcome lines scanning from the start and from the end (each side capped).
+
+        Also sets ``total``: every newline is counted exactly once, and the scan
+        reads the text in place (no chunk copies).
+        """
         forward: list[_Signal] = []
         pos, lineno = 0, 1
         while pos < self.size and len(forward) < _SIGNALS_PER_END:
@@ -231,41 +285,45 @@ class _Lines:
             lineno = self._collect(pos, stop, lineno, forward, _SIGNALS_PER_END)
             pos = stop
         scanned_to = pos
+        self.total = lineno + self.data.count(b"\n", scanned_to, self.size)
         backward: list[_Signal] = []
-        end = self.size
+        end, end_line = self.size, self.total
         seen = {s.lineno for s in forward}
         while end > scanned_to and len(backward) < _SIGNALS_PER_END:
             start = max(scanned_to, self._chunk_end(end - _SCAN_CHUNK))
-            first = self.total - self.data.count(b"\n", start, self.size)
+            first = end_line - self.data.count(b"\n", start, end)
             found: list[_Signal] = []
-            self._collect(start, end, first, found, None)
+            self._collect(start, end, first, found, None, count_rest=False)
             backward.extend(s for s in reversed(found) if s.lineno not in seen)
-            end = start
+            end, end_line = start, first
         return forward, backward[:_SIGNALS_PER_END]
 
     def _chunk_end(self, pos: int) -> int:
         if pos >= self.size:
             return self.size
-        nl = self.data.find(b"\n", pos)
+        nl = self.data.find(b"\n", pos, self.size)
         return self.size if nl < 0 else nl + 1
 
-    def _collect(self, start: int, stop: int, lineno: int, out: list[_Signal], limit: int | None) -> int:
-        """Append outcome lines in ``data[start:stop]`` (whole lines); return the next line number."""
-        chunk = self.data[start:stop]
-        last_line, last_pos = -1, 0
-        for match in _SIGNAL.finditer(chunk):
+    def _collect(
+        self, start: int, stop: int, lineno: int, out: list[_Signal], limit: int | None, *, count_rest: bool = True
+    ) -> int:
+        """Append outcome lines in ``data[start:stop]`` (whole lines); return the next line number
+        (only counted to ``stop`` with ``count_rest``, else to the last outcome line)."""
+        data = self.data
+        last_line, last_pos = -1, start
+        for match in _SIGNAL.finditer(data, start, stop):
             pos = match.start()
-            lineno += chunk.count(b"\n", last_pos, pos)
+            lineno += data.count(b"\n", last_pos, pos)
             last_pos = pos
             if lineno == last_line:
                 continue
             last_line = lineno
-            lo, hi = self._bounds_at(start + pos)
-            summary = match.group(1) is not None or _SUMMARY.search(self.data[lo:hi]) is not None
-            out.append(_Signal(lineno, lo, hi, start + pos, summary))
+            lo, hi = self._bounds_at(pos)
+            summary = match.group(1) is not None or _SUMMARY.search(data, lo, hi) is not None
+            out.append(_Signal(lineno, lo, hi, pos, summary))
             if limit is not None and len(out) >= limit:
                 break
-        return lineno + chunk.count(b"\n", last_pos)
+        return lineno + data.count(b"\n", last_pos, stop) if count_rest else lineno
 
     # -- assembly
 
