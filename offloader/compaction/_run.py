@@ -295,12 +295,15 @@ class _Run:
         order = sorted(found, key=lambda f: (-st.entries[f[3]].score, f[0], f[1]))
         calls: list[tuple[int, int, Entry]] = []
         ref_guess = len(str(getattr(self.c.offloader, "workdir", ""))) + 64
+        summary_tokens: dict[str, int] = {}  # each summary tokenized once, not once per round
         while order and self.total() >= threshold:
             # Pick by estimated saving, offload the picks concurrently, then apply exactly.
             estimate, picked, rest = self.total(), [], []
             for cand in order:
                 e = st.entries[cand[3]]
-                saving = e.tokens - self.c.counter.count(e.summary) - ref_guess // 3 - 8
+                if cand[3] not in summary_tokens:
+                    summary_tokens[cand[3]] = self.c.counter.count(e.summary)
+                saving = e.tokens - summary_tokens[cand[3]] - ref_guess // 3 - 8
                 if estimate < threshold or e.degraded or saving <= 0:
                     if not (e.degraded or saving <= 0):
                         rest.append(cand)

@@ -152,11 +152,12 @@ class _View:
     def spans(self, start: int) -> list[tuple[int, int]]:
         """Closed runs ``[i, j]`` no call/result pair crosses, from ``start``."""
         out: list[tuple[int, int]] = []
-        i, n = start, len(self.canon)
+        i, n, reach = start, len(self.canon), self.reach
         while i < n:
-            end, j = self.reach[i], i
+            end, j = reach[i], i
             while j <= end:
-                end = max(end, self.reach[j])
+                if reach[j] > end:
+                    end = reach[j]
                 j += 1
             out.append((i, end))
             i = end + 1

@@ -140,7 +140,7 @@ class ContextCompactor:
         The fingerprint hashes the caller's own object (no conversion), so a
         message seen before costs one serialisation and one hash per turn.
         """
-        if isinstance(obj, Mapping):
+        if type(obj) is dict or isinstance(obj, Mapping):  # plain dicts skip the ABC check
             fp = dict_fingerprint(obj)
         elif isinstance(obj, Message):
             fp = _fingerprint(message_to_dict(obj))
