@@ -29,7 +29,7 @@ from .convert import to_tool_result
 from .messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
 from .preview import preview_over_budget
 from .storage import Storage
-from .tokens import TokenCounter, default_counter, estimate_tokens
+from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate_tokens
 
 if TYPE_CHECKING:
     from workspaces import Tool, Workspace
@@ -146,41 +146,57 @@ class ContextOffloader:
         if name in self.exclude_tools:
             return tool_result
         text = _text_of(result)
-        estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
-        if estimate.tokens <= self.max_result_tokens:
-            return tool_result
-        if not await self._wants_offload(name, estimate.tokens, result.id):
-            return tool_result
+        tokens: int | None = None
+        if len(text) <= (self.max_result_tokens + 1) * MAX_CHARS_PER_TOKEN or self.should_offload is not None:
+            estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
+            if estimate.tokens <= self.max_result_tokens:
+                return tool_result
+            if not await self._wants_offload(name, estimate.tokens, result.id):
+                return tool_result
+            tokens = estimate.tokens
+        # else over the threshold by length alone: the estimate, needed only for the
+        # header, is made in the preview's worker thread (one thread hop fewer).
         try:
-            preview, stored = await self._offload(session_id, result, text)
+            preview, tokens, stored = await self._offload(session_id, result, text, tokens)
         except Exception:
             _log.warning(
-                "tool result %r of %r (~%d tokens) kept in context: offloading failed",
-                result.id, name, estimate.tokens, exc_info=True,
+                "tool result %r of %r (~%s tokens) kept in context: offloading failed",
+                result.id, name, tokens if tokens is not None else "?", exc_info=True,
             )
             return tool_result
-        _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), estimate.tokens)
-        items = self._replacement(result, stored, preview, estimate.tokens)
+        _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), tokens)
+        items = self._replacement(result, stored, preview, tokens)
         return rebuild(tool_result, items, result)
 
-    async def _offload(self, session_id: str, result: ToolResultBlock, text: str) -> tuple[str, list[_Stored]]:
-        """Store the blocks while the preview is built in a worker thread; all or nothing."""
-        previews: list[str] = []
+    async def _offload(
+        self, session_id: str, result: ToolResultBlock, text: str, tokens: int | None
+    ) -> tuple[str, int, list[_Stored]]:
+        """Store the blocks while the preview (and a missing estimate) is built in a worker thread.
+
+        All or nothing. Returns (preview, estimated tokens, stored blocks).
+        """
+        previews: list[tuple[str, int]] = []
         stored: list[_Stored] = []
 
+        def work() -> tuple[str, int]:
+            count = tokens
+            if count is None:
+                count = estimate_tokens(self.counter, text, self.max_result_tokens).tokens
+            return self._preview(text), count
+
         async def build_preview() -> None:
-            previews.append(await anyio.to_thread.run_sync(self._preview, text))
+            previews.append(await anyio.to_thread.run_sync(work))
 
         try:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(build_preview)
-                stored = await self._store(session_id, result)
+                stored = await self._store(session_id, result, text)
         except BaseException:
             if stored and self._workspace is None:  # the store succeeded but the preview did not
                 with anyio.CancelScope(shield=True):
                     await self._roll_back(self.storage, stored, result.id)  # type: ignore[arg-type]
             raise
-        return previews[0], stored
+        return previews[0][0], previews[0][1], stored
 
     def _preview(self, text: str) -> str:
         # Only called once the text is known to exceed max_result_tokens > preview_tokens.
@@ -200,9 +216,10 @@ class ContextOffloader:
 
     # ------------------------------------------------------------ storing
 
-    async def _store(self, session_id: str, result: ToolResultBlock) -> list[_Stored]:
+    async def _store(self, session_id: str, result: ToolResultBlock, text: str) -> list[_Stored]:
+        """Store every block; ``text`` is the result's joined text (see :func:`_text_of`)."""
         if self._workspace is not None:
-            return await self._store_in_workspace(self._workspace, session_id, result)
+            return await self._store_in_workspace(self._workspace, session_id, result, text)
         storage: Storage = self.storage  # type: ignore[assignment]
         stored: list[_Stored] = []
         try:
@@ -231,10 +248,17 @@ class ContextOffloader:
         if left:
             _log.warning("offload of %r failed and these blocks could not be removed: %s", tool_id, ", ".join(left))
 
-    async def _store_in_workspace(self, ws: Workspace, session_id: str, result: ToolResultBlock) -> list[_Stored]:
+    async def _store_in_workspace(
+        self, ws: Workspace, session_id: str, result: ToolResultBlock, text: str
+    ) -> list[_Stored]:
         ref = await ws.offload_tool_result(session_id, result)
-        info = await ws.stat(ref)
-        size = info.size if info is not None else 0
+        if all(isinstance(b, TextBlock | JsonBlock) for b in result.content):
+            # The stored file is exactly the joined text (see Workspace._render_tool_result):
+            # its size is known without asking the backend (a round trip on Docker/E2B).
+            size = len(text) if text.isascii() else await anyio.to_thread.run_sync(_utf8_size, text)
+        else:
+            info = await ws.stat(ref)
+            size = info.size if info is not None else 0
         stored = [_Stored(None, ref, "text/plain", size, f"{size:,} bytes, all {len(result.content)} blocks")]
         for index, block in enumerate(result.content):
             if isinstance(block, DataBlock) and block.data is not None:
@@ -287,6 +311,10 @@ def _as_workspace(storage: Any) -> Workspace | None:
 def _text_of(result: ToolResultBlock) -> str:
     """Text and JSON blocks joined by newlines: what the preview shows and the count measures."""
     return "\n".join(_block_text(b) for b in result.content if isinstance(b, TextBlock | JsonBlock))
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _block_text(block: TextBlock | JsonBlock) -> str:

