@@ -27,6 +27,8 @@ _MIN_TRUNCATED_TOKENS = 64
 _CACHE_LIMIT = 200_000
 _OFFLOAD_CONCURRENCY = 16
 _LEVELS: tuple[Level, ...] = ("none", "mild", "aggressive", "emergency")
+#: ``json.dumps(value, ensure_ascii=False, default=str)`` without building an encoder per call
+_dumps = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 
 def _digest(parts: Sequence[str]) -> str:
@@ -65,7 +67,7 @@ def _render(msg: Message) -> tuple[str, int]:
             media += _MEDIA_TOKENS
         elif isinstance(block, ToolCallBlock):
             parts.append(block.name)
-            parts.append(json.dumps(block.input, ensure_ascii=False, default=str))
+            parts.append(_dumps(block.input))
         else:
             parts.append(block.name)
             stack[:0] = list(block.content)
@@ -91,7 +93,7 @@ def _compact_args(value: Any, ref: str, limit: int = _ARG_STRING_CHARS) -> Any:
         return f"{value[:limit]}… [{len(value)} chars; full call in {ref}]"
     if isinstance(value, dict):
         return {k: _compact_args(v, ref, limit) for k, v in value.items()}
-    rendered = json.dumps(value, ensure_ascii=False, default=str)
+    rendered = _dumps(value)
     if len(rendered) <= limit:
         return value
     return f"[{type(value).__name__} of {len(rendered)} chars; full call in {ref}]"
@@ -176,4 +178,4 @@ def _block_fp(block: ToolResultBlock) -> str:
 
 
 def _args_len(block: ToolCallBlock) -> int:
-    return len(json.dumps(block.input, ensure_ascii=False, default=str))
+    return len(_dumps(block.input))

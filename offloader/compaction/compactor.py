@@ -206,6 +206,7 @@ class ContextCompactor:
     async def _persist(self, session_id: str, state: SessionState, run: _Run) -> None:
         changed = run.changed
         if changed and hasattr(self.offloader, "_append"):
+            encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
             lines = []
             for e in changed:
                 record = {
@@ -220,7 +221,7 @@ class ContextCompactor:
                     "status": e.status,
                     "degraded": e.degraded,
                 }
-                lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
+                lines.append(encode(record))
             data = ("\n".join(lines) + "\n").encode("utf-8")
             await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
         if run.map_text is not None and run.map_text != state.task_map and hasattr(self.offloader, "write_bytes"):
