@@ -115,10 +115,7 @@ class ContextCompactor:
             raise ValueError(f"system_tokens must be a non-negative int, got {system_tokens!r}")
         safe_name(session_id)  # validates the id before anything is written
         originals = list(messages)
-        prepared = [self._prepare(m) for m in originals]
-        canon = [p[0] for p in prepared]
-        fps = [p[1] for p in prepared]
-        tokens = [p[2] for p in prepared]
+        canon, fps, tokens = self._prepare(originals)
         lock = self._locks.setdefault(session_id, anyio.Lock())
         async with lock:
             state = await self._load(session_id)
@@ -134,30 +131,61 @@ class ContextCompactor:
 
     # ------------------------------------------------------------ tokens
 
-    def _prepare(self, obj: Any) -> tuple[Message, str, int]:
-        """Canonical form, fingerprint and tokens of a caller's message, cached by content.
+    def _prepare(self, objs: list[Any]) -> tuple[list[Message], list[str], list[int]]:
+        """Canonical forms, fingerprints and tokens of the caller's messages, cached by content.
 
         The fingerprint hashes the caller's own object (no conversion), so a
-        message seen before costs one serialisation and one hash per turn.
+        message seen before costs one serialisation and one hash per turn. New
+        messages are converted and rendered first and tokenized afterwards in one
+        pass: interleaving the tokenizer with the Python work made both slower.
         """
+        canon: list[Message] = []
+        fps: list[str] = []
+        tokens: list[int] = []
+        fresh: dict[str, tuple[Message, str, int]] = {}  # new this call: message, rendered text, media
+        pending: list[int] = []  # positions whose count comes from ``fresh``
+        for obj in objs:
+            fp = self._fingerprint(obj)
+            hit = self._known.get(fp) if fp else None
+            count = 0
+            if hit is not None:
+                msg, count = hit
+            elif fp and fp in fresh:  # the same new message twice in one list
+                msg = fresh[fp][0]
+                pending.append(len(canon))
+            else:
+                msg = to_message(obj)  # raises TypeError naming the accepted shapes
+                fp = fp or _fingerprint(message_to_dict(msg))
+                if fp in fresh:
+                    msg = fresh[fp][0]
+                else:
+                    text, media = _render(msg)
+                    fresh[fp] = (msg, text, media)
+                pending.append(len(canon))
+            canon.append(msg)
+            fps.append(fp)
+            tokens.append(count)
+        if fresh:
+            counted: dict[str, int] = {}
+            for fp, (msg, text, media) in fresh.items():
+                counted[fp] = self.counter.count(text) + media + _MESSAGE_OVERHEAD
+                if len(self._known) >= _CACHE_LIMIT:
+                    self._known.clear()
+                self._known[fp] = (msg, counted[fp])
+            for k in pending:
+                tokens[k] = counted[fps[k]]
+        return canon, fps, tokens
+
+    @staticmethod
+    def _fingerprint(obj: Any) -> str:
+        """Content hash of a caller's message without converting it ("" if its shape has none)."""
         if type(obj) is dict or isinstance(obj, Mapping):  # plain dicts skip the ABC check
-            fp = dict_fingerprint(obj)
-        elif isinstance(obj, Message):
-            fp = _fingerprint(message_to_dict(obj))
-        elif hasattr(obj, "model_dump_json"):
-            fp = _fingerprint(obj.model_dump_json())
-        else:
-            fp = ""
-        hit = self._known.get(fp) if fp else None
-        if hit is None:
-            msg = to_message(obj)  # raises TypeError naming the accepted shapes
-            fp = fp or _fingerprint(message_to_dict(msg))
-            text, media = _render(msg)  # ``_known`` is the cache for caller messages
-            hit = (msg, self.counter.count(text) + media + _MESSAGE_OVERHEAD)
-            if len(self._known) >= _CACHE_LIMIT:
-                self._known.clear()
-            self._known[fp] = hit
-        return hit[0], fp, hit[1]
+            return dict_fingerprint(obj)
+        if isinstance(obj, Message):
+            return _fingerprint(message_to_dict(obj))
+        if hasattr(obj, "model_dump_json"):
+            return _fingerprint(obj.model_dump_json())
+        return ""
 
     def _count(self, msg: Message) -> int:
         """Tokens of a message the compactor built (a replacement, the cut summary, the task map).
