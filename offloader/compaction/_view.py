@@ -55,23 +55,30 @@ def dict_fingerprint(obj: Any) -> str:
 def _render(msg: Message) -> tuple[str, int]:
     """The text a model reads for ``msg``, plus tokens for media it cannot count."""
     parts: list[str] = [msg.role]
+    media = _render_blocks(msg.content, parts)
+    return "\n".join(parts), media
+
+
+def _render_blocks(blocks: Sequence[Block], parts: list[str]) -> int:
+    """Append the text of ``blocks`` (depth first) to ``parts``; return the media tokens."""
     media = 0
-    stack: list[Block] = list(msg.content)
-    while stack:
-        block = stack.pop(0)
+    for block in blocks:
         if isinstance(block, TextBlock):
             parts.append(block.text)
+        elif isinstance(block, ToolResultBlock):
+            parts.append(block.name)
+            media += _render_blocks(block.content, parts)
+        elif isinstance(block, ToolCallBlock):
+            parts.append(block.name)
+            parts.append(_dumps(block.input))
         elif isinstance(block, JsonBlock):
             parts.append(block.dumps())
         elif isinstance(block, DataBlock):
             media += _MEDIA_TOKENS
-        elif isinstance(block, ToolCallBlock):
+        else:  # anything else with a name and content, as a tool result
             parts.append(block.name)
-            parts.append(_dumps(block.input))
-        else:
-            parts.append(block.name)
-            stack[:0] = list(block.content)
-    return "\n".join(parts), media
+            media += _render_blocks(block.content, parts)
+    return media
 
 
 def _is_user_turn(msg: Message) -> bool:

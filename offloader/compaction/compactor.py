@@ -144,9 +144,10 @@ class ContextCompactor:
         tokens: list[int] = []
         fresh: dict[str, tuple[Message, str, int]] = {}  # new this call: message, rendered text, media
         pending: list[int] = []  # positions whose count comes from ``fresh``
+        known = self._known
         for obj in objs:
-            fp = self._fingerprint(obj)
-            hit = self._known.get(fp) if fp else None
+            fp = dict_fingerprint(obj) if type(obj) is dict else self._fingerprint(obj)
+            hit = known.get(fp) if fp else None
             count = 0
             if hit is not None:
                 msg, count = hit
@@ -179,7 +180,7 @@ class ContextCompactor:
     @staticmethod
     def _fingerprint(obj: Any) -> str:
         """Content hash of a caller's message without converting it ("" if its shape has none)."""
-        if type(obj) is dict or isinstance(obj, Mapping):  # plain dicts skip the ABC check
+        if isinstance(obj, Mapping):
             return dict_fingerprint(obj)
         if isinstance(obj, Message):
             return _fingerprint(message_to_dict(obj))
