@@ -44,7 +44,15 @@ from workspaces.tools import Tool
 
 from .storage import Storage
 
-__all__ = ["INDEX_SUFFIX", "TOOL_NAME", "Retriever", "UnknownReference", "retrieval_tool", "retrieve"]
+__all__ = [
+    "INDEX_SUFFIX",
+    "TOOL_NAME",
+    "Retriever",
+    "UnknownReference",
+    "indexed_line_start",
+    "retrieval_tool",
+    "retrieve",
+]
 
 #: Suffix of the line-offset index kept beside workspace content (hidden from Glob/Grep).
 INDEX_SUFFIX = ".lineidx"
@@ -54,6 +62,10 @@ _MAGIC = b"OFLIDX1\n"
 _HEADER = struct.Struct("<8sQdQ")  # magic, content size, content mtime, line count
 _PROBE = 8192
 _READ_CAP = 1 << 20  # a range read never fetches more than this many bytes
+#: A line index up to this size (131,072 lines) is kept in the retriever's cache,
+#: so a repeated range read of an unchanged file costs one stat and one content read.
+_INDEX_KEEP_BYTES = 1 << 20
+_INDEX_ONE_READ_BYTES = 1 << 18  # header and entry in one read when the entry is this near
 _TEXT_APPLICATION = ("json", "xml", "javascript", "yaml", "toml", "sql", "graphql", "csv", "x-ndjson", "jsonl")
 _NEWLINE = re.compile(rb"\n")
 
@@ -155,28 +167,80 @@ class _Doc:
         key = ("index", self._rel)
         cached = self.r._cache_get(key)
         if isinstance(cached, tuple) and cached[:2] == (self.meta.size, self.meta.mtime):
+            # the content is unchanged since the index was seen (the stat in load() says so)
+            self._starts = cached[3]
             return int(cached[2])
         idx_path = self._rel + INDEX_SUFFIX
         try:
-            head = await source._read(idx_path, 0, _HEADER.size)
+            # the header, and the whole index with it when it is small enough to keep in memory
+            head = await source._read(idx_path, 0, _HEADER.size + _INDEX_KEEP_BYTES)
         except (OSError, WorkspaceError):
             head = b""
-        if len(head) == _HEADER.size:
-            magic, size, mtime, lines = _HEADER.unpack(head)
+        if len(head) >= _HEADER.size:
+            magic, size, mtime, lines = _HEADER.unpack_from(head)
             if magic == _MAGIC and (size, mtime) == (self.meta.size, self.meta.mtime):
-                self.r._cache_put(key, (size, mtime, lines))
+                starts: array[int] | None = None
+                if len(head) == _HEADER.size + 8 * (lines + 1):
+                    starts = array("Q")
+                    starts.frombytes(head[_HEADER.size :])
+                    if sys.byteorder != "little":
+                        starts.byteswap()
+                self._starts = starts
+                self.r._cache_put(key, (size, mtime, lines, starts))
                 return int(lines)
         starts = _line_starts(await self.read())
         lines = len(starts) - 1
         body = starts if sys.byteorder == "little" else _swapped(starts)
         header = _HEADER.pack(_MAGIC, self.meta.size, self.meta.mtime, lines)
+        self._starts = starts
         try:
             await source._write([(idx_path, header + body.tobytes())])
         except (OSError, WorkspaceError):
-            self._starts = starts  # a read-only workspace still gets an exact, in-memory index
-            return lines
-        self.r._cache_put(key, (self.meta.size, self.meta.mtime, lines))
+            return lines  # a read-only workspace still gets an exact, in-memory index
+        kept = starts if 8 * len(starts) <= _INDEX_KEEP_BYTES else None
+        self.r._cache_put(key, (self.meta.size, self.meta.mtime, lines, kept))
         return lines
+
+
+async def indexed_line_start(
+    workspace: Workspace, rel: str, size: int, mtime: float, line: int
+) -> tuple[int, int] | None:
+    """``(offset of line ``line``, line count)`` from a fresh ``.lineidx`` sidecar, else None.
+
+    For the shared Read tool: it jumps straight to a deep ``offset`` instead of
+    scanning the file from its start. Fresh means the header records exactly
+    ``size`` and ``mtime`` (the caller's stat). A sidecar exists only for text
+    (see :meth:`_Doc.load`, the same 8 KB NUL probe as Read's), so a fresh one also
+    says the content is not binary. Past the last line the offset is ``size``.
+    One read when the entry is near the start, else two small ones (header, entry).
+    """
+    path = rel + INDEX_SUFFIX
+    entry_end = _HEADER.size + 8 * min(line, size + 1)
+    try:
+        if entry_end <= _INDEX_ONE_READ_BYTES:
+            raw = await workspace._read(path, 0, entry_end)
+            head, entry = raw[: _HEADER.size], raw[entry_end - 8 : entry_end]
+        else:
+            head = await workspace._read(path, 0, _HEADER.size)
+            entry = b""
+    except (OSError, WorkspaceError):
+        return None
+    if len(head) != _HEADER.size:
+        return None
+    magic, isize, imtime, lines = _HEADER.unpack(head)
+    if magic != _MAGIC or (isize, imtime) != (size, mtime):
+        return None
+    if line > lines:
+        return size, int(lines)
+    if not entry:
+        try:
+            entry = await workspace._read(path, entry_end - 8, entry_end)
+        except (OSError, WorkspaceError):
+            return None
+    if len(entry) != 8:
+        return None
+    (start,) = struct.unpack("<Q", entry)
+    return (int(start), int(lines)) if start <= size else None
 
 
 def _swapped(values: array[int]) -> array[int]:

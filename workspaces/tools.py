@@ -125,21 +125,31 @@ class FileTools:
             raise FileNotFoundError(ref)
         if info.size == 0:
             return f"[{ref} is empty]"
-        first_chunk = await self._read(rel, 0, min(info.size, _CHUNK))  # also the binary probe
-        if _is_binary(first_chunk):
-            return f"[{ref} is a binary file of {info.size} bytes; it cannot be shown as text]"
+        line_no, pos = 1, 0
+        first_chunk: bytes | None = None
+        jump = await self._indexed_start(rel, info, offset) if offset > 1 else None
+        if jump is not None:  # a fresh retrieval line index: start at the line, not at byte 0
+            pos, total = jump
+            if offset > total:
+                return f"[{ref} has {total} lines; offset {offset} is past the end]"
+            line_no = offset
+        else:
+            first_chunk = await self._read(rel, 0, min(info.size, _CHUNK))  # also the binary probe
+            if _is_binary(first_chunk):
+                return f"[{ref} is a binary file of {info.size} bytes; it cannot be shown as text]"
         width = self.max_line_bytes
         out: list[str] = []
         chars = 0
-        line_no = 1
-        pos = 0
         shown_last: int | None = None
         more_after = False
         notes: list[str] = []
         pending = b""  # bytes of the current line kept so far (at most column-1+width)
         line_len = 0
+        started = False  # the current line has bytes (counted even before ``offset``)
         while pos < info.size:
-            chunk = first_chunk if pos == 0 else await self._read(rel, pos, min(info.size, pos + _CHUNK))
+            chunk = first_chunk if pos == 0 and first_chunk is not None else await self._read(
+                rel, pos, min(info.size, pos + _CHUNK)
+            )
             if not chunk:
                 break
             pos += len(chunk)
@@ -153,6 +163,7 @@ class FileTools:
                         pending += piece[: keep - len(pending)]
                     line_len += len(piece)
                 if nl < 0:
+                    started = started or bool(piece)
                     break
                 if line_no >= offset:
                     if shown_last is not None and line_no - offset >= limit:
@@ -167,7 +178,7 @@ class FileTools:
                     shown_last = line_no
                     if note:
                         notes.append(note)
-                pending, line_len = b"", 0
+                pending, line_len, started = b"", 0, False
                 line_no += 1
                 start = nl + 1
             if more_after:
@@ -182,12 +193,24 @@ class FileTools:
                 if note:
                     notes.append(note)
         if shown_last is None:
-            total = line_no if (pending or line_len) else line_no - 1
+            total = line_no if (pending or line_len or started) else line_no - 1
             return f"[{ref} has {total} lines; offset {offset} is past the end]"
         footer = notes[:3]
         if more_after:
             footer.append(f"[more lines follow; continue with offset={shown_last + 1}]")
         return "\n".join(out + footer)
+
+    async def _indexed_start(self, rel: str, info: FileInfo, line: int) -> tuple[int, int] | None:
+        """(byte offset of ``line``, line count) from a fresh retrieval line index, else None.
+
+        The index (``{file}.lineidx``) is written by ``offloader.retrieval`` for text
+        only, with the file's size and mtime; imported lazily (offloader imports workspaces).
+        """
+        try:
+            from offloader.retrieval import indexed_line_start
+        except ImportError:  # pragma: no cover - same distribution
+            return None
+        return await indexed_line_start(self, rel, info.size, info.mtime, line)  # type: ignore[arg-type]
 
     def _render_line(self, ref: str, line_no: int, data: bytes, length: int, column: int) -> tuple[str, str | None]:
         width = self.max_line_bytes

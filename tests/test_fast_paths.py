@@ -1,0 +1,160 @@
+"""The cheap paths give the same answers as the general ones, and never stale ones.
+
+* A Retriever keeps a small file's line index in memory: a repeated range read
+  of an unchanged file costs one stat and one content read; a changed file
+  (size or mtime) is re-indexed.
+* Read jumps to a deep offset with a fresh retrieval line index and prints
+  exactly what a scan from the start prints; a stale index is ignored.
+* ContextOffloader knows the stored file's size without a stat, and the
+  compact-JSON preview is an exact prefix of the full ``indent=2`` layout.
+
+Runs on a real LocalWorkspace; a thin subclass records primitive calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from offloader import ContextOffloader
+from offloader.preview import make_preview
+from offloader.retrieval import INDEX_SUFFIX, Retriever
+from offloader.tokens import TiktokenCounter
+from workspaces import LocalWorkspace
+from workspaces.base import FileInfo
+
+pytestmark = pytest.mark.anyio
+
+ROW = b"%06d " + b"z" * 60 + b"\n"
+
+
+class CountingWorkspace(LocalWorkspace):
+    """A LocalWorkspace that records which primitives were called, with their paths."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        self.calls: list[tuple[str, str]] = []
+
+    async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
+        self.calls.append(("read", path))
+        return await super()._read(path, start, end)
+
+    async def _stat(self, path: str) -> FileInfo | None:
+        self.calls.append(("stat", path))
+        return await super()._stat(path)
+
+
+@pytest.fixture
+async def ws(tmp_path: Path) -> AsyncIterator[CountingWorkspace]:
+    async with CountingWorkspace(tmp_path / "ws") as workspace:
+        yield workspace
+
+
+async def _put(ws: LocalWorkspace, data: bytes) -> str:
+    return await ws.write_bytes("sessions/s/tool_result-x.txt", data)
+
+
+# ------------------------------------------------------------ Retriever
+
+
+async def test_repeated_range_read_of_an_unchanged_file_costs_one_stat_and_one_read(ws: CountingWorkspace) -> None:
+    ref = await _put(ws, b"".join(ROW % i for i in range(20_000)))
+    retriever = Retriever(ws)
+    await retriever.retrieve(ref, line_range={"start": 1, "end": 2})  # builds the index
+    ws.calls.clear()
+    out = await retriever.retrieve(ref, line_range={"start": 19_901, "end": 19_910})
+    assert "019900 zzz" in out
+    assert ws.calls == [("stat", "sessions/s/tool_result-x.txt"), ("read", "sessions/s/tool_result-x.txt")]
+
+
+async def test_a_retriever_reading_an_existing_index_keeps_it_for_the_next_read(ws: CountingWorkspace) -> None:
+    ref = await _put(ws, b"".join(ROW % i for i in range(5_000)))
+    await Retriever(ws).retrieve(ref, line_range={"start": 1, "end": 2})  # another retriever built it
+    retriever = Retriever(ws)
+    await retriever.retrieve(ref, line_range={"start": 10, "end": 11})
+    ws.calls.clear()
+    await retriever.retrieve(ref, line_range={"start": 4_000, "end": 4_001})
+    assert [kind for kind, _ in ws.calls] == ["stat", "read"]
+
+
+async def test_same_retriever_sees_new_content_of_another_size(ws: CountingWorkspace) -> None:
+    ref = await _put(ws, b"one\ntwo\n")
+    retriever = Retriever(ws)
+    assert "two" in await retriever.retrieve(ref, line_range={"start": 2, "end": 2})
+    await _put(ws, b"first line is longer now\nsecond\nthird\n")
+    out = await retriever.retrieve(ref, line_range={"start": 2, "end": 3})
+    assert out.splitlines()[1:] == ["  2| second", "  3| third"]
+
+
+async def test_same_retriever_sees_new_content_of_the_same_size(ws: CountingWorkspace) -> None:
+    ref = await _put(ws, b"aa\nbbbb\ncc\n")
+    retriever = Retriever(ws)
+    assert "bbbb" in await retriever.retrieve(ref, line_range={"start": 2, "end": 2})
+    await _put(ws, b"aaaa\nbb\ncc\n")  # same 11 bytes, other line starts
+    host = ws.path / "sessions/s/tool_result-x.txt"
+    os.utime(host, (1_000_000_000, 1_000_000_000))  # a distinct mtime, whatever the clock resolution
+    out = await retriever.retrieve(ref, line_range={"start": 2, "end": 2})
+    assert out.splitlines()[1:] == ["  2| bb"]
+
+
+# ------------------------------------------------------------ Read
+
+
+async def _indexed(ws: CountingWorkspace, data: bytes) -> str:
+    ref = await _put(ws, data)
+    await Retriever(ws).retrieve(ref, line_range={"start": 1, "end": 1})
+    assert (ws.path / ("sessions/s/tool_result-x.txt" + INDEX_SUFFIX)).exists()
+    return ref
+
+
+@pytest.mark.parametrize("offset", [2, 3, 999, 1_000, 1_001, 1_002, 5_000])
+async def test_read_with_an_index_prints_what_a_scan_prints(ws: CountingWorkspace, offset: int) -> None:
+    data = b"".join(ROW % i for i in range(1_000)) + b"last line without newline " + b"w" * 3_000
+    ref = await _indexed(ws, data)
+    jumped = await ws.read(ref, offset=offset, limit=7)
+    os.remove(ws.path / ("sessions/s/tool_result-x.txt" + INDEX_SUFFIX))
+    scanned = await ws.read(ref, offset=offset, limit=7)
+    assert jumped == scanned
+
+
+async def test_read_deep_in_an_indexed_file_starts_reading_at_the_line(ws: CountingWorkspace) -> None:
+    ref = await _indexed(ws, b"".join(ROW % i for i in range(60_000)))  # ~4 MB
+    ws.calls.clear()
+    out = await ws.read(ref, offset=40_000, limit=3)
+    assert out.splitlines()[0] == f"{40_000:>6}\t039999 " + "z" * 60
+    content_reads = [c for c in ws.calls if c == ("read", "sessions/s/tool_result-x.txt")]
+    assert len(content_reads) == 1  # one read from the line on, none from byte 0
+
+
+async def test_read_ignores_a_stale_index(ws: CountingWorkspace) -> None:
+    ref = await _indexed(ws, b"".join(ROW % i for i in range(100)))
+    await _put(ws, b"".join(b"new %d\n" % i for i in range(100)))
+    os.utime(ws.path / "sessions/s/tool_result-x.txt", (1_000_000_000, 1_000_000_000))
+    assert (await ws.read(ref, offset=50, limit=1)) == f"{50:>6}\tnew 49\n[more lines follow; continue with offset=51]"
+
+
+# ------------------------------------------------------------ ContextOffloader and previews
+
+
+async def test_offloading_text_into_a_workspace_asks_no_stat_and_reports_the_stored_size(
+    ws: CountingWorkspace,
+) -> None:
+    text = "ошибка: сборка не удалась\n" * 20_000
+    out = await ContextOffloader(ws).process_tool_result(
+        "s", {"toolUseId": "t1", "status": "success", "content": [{"text": text}]}
+    )
+    assert not [c for c in ws.calls if c[0] == "stat"]
+    size = (ws.path / "sessions/s/tool_result-t1.txt").stat().st_size
+    assert f"(text/plain, {size:,} bytes, all 1 blocks)" in out["content"][0]["text"]
+
+
+def test_compact_json_preview_is_an_exact_prefix_of_the_indented_layout() -> None:
+    value = {"rows": [{"id": i, "name": f"naïve {i}", "tags": [], "meta": {}} for i in range(2_000)], "n": 2_000}
+    preview = make_preview(json.dumps(value), counter=TiktokenCounter(), preview_tokens=500)
+    shown = preview.split("\n", 1)[1].rsplit("\n... [pretty-printed view cut", 1)[0]
+    assert len(shown) > 500
+    assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)
