@@ -17,6 +17,7 @@ level keys, array length) and a pretty-printed head.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -283,6 +284,7 @@ class _Lines:
         while pos < self.size and len(forward) < _SIGNALS_PER_END:
             stop = self._chunk_end(pos + _SCAN_CHUNK)
             lineno = self._collect(pos, stop, lineno, forward, _SIGNALS_PER_END)
+            time.sleep(0)  # RE2 holds the GIL: let other threads (the event loop) run between chunks
             pos = stop
         scanned_to = pos
         self.total = lineno + self.data.count(b"\n", scanned_to, self.size)
@@ -294,6 +296,7 @@ class _Lines:
             first = end_line - self.data.count(b"\n", start, end)
             found: list[_Signal] = []
             self._collect(start, end, first, found, None, count_rest=False)
+            time.sleep(0)
             backward.extend(s for s in reversed(found) if s.lineno not in seen)
             end, end_line = start, first
         return forward, backward[:_SIGNALS_PER_END]
