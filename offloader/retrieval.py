@@ -27,7 +27,7 @@ a mismatch rebuilds it.
 
 from __future__ import annotations
 
-import itertools
+import operator
 import re
 import struct
 import sys
@@ -361,14 +361,12 @@ class Retriever:
         out = _Output(self.max_output_chars)
         width = len(str(last))
         shown = first - 1
-        lengths = [b - a for a, b in itertools.pairwise(starts)]
-        if starts[-1] - base == len(data) and max(lengths) <= self.max_line_chars:
-            # fast path, every line short and read whole: decode once, split once
+        if starts[-1] - base == len(data) and max(map(operator.sub, starts[1:], starts)) <= self.max_line_chars:
+            # fast path, every line short and read whole: decode once, split once, render in one go
             decoded = data.decode("utf-8", "replace").split("\n")
-            for no, line in zip(range(first, last + 1), decoded, strict=False):
-                if not out.add(f"  {no:>{width}}| {line}"):
-                    break
-                shown = no
+            numbered = zip(range(first, last + 1), decoded, strict=False)  # split leaves a last ""
+            rendered = [f"  {no:>{width}}| {line}" for no, line in numbered]
+            shown = first - 1 + out.extend(rendered)
             return self._range_answer(doc, out, first, shown, last, total, full)
         for i in range(last - first + 1):
             a, b = starts[i] - base, starts[i + 1] - base
@@ -484,6 +482,19 @@ class _Output:
         self.used += len(line) + 1
         self.long_lines |= long_line
         return True
+
+    def extend(self, lines: list[str]) -> int:
+        """:meth:`add` for short lines in order, stopping at the first that does not fit; how many fit."""
+        used, kept = self.used, 0
+        for line in lines:
+            cost = len(line) + 1
+            if used + cost > self.budget and (self.lines or kept):
+                break
+            used += cost
+            kept += 1
+        self.lines.extend(lines[:kept])
+        self.used = used
+        return kept
 
     def notes(self, width: int) -> list[str]:
         if not self.long_lines:
