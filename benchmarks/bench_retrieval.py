@@ -9,6 +9,9 @@ Run: ``python benchmarks/bench_retrieval.py`` (about a minute). Prints a markdow
   fetching from its default ``InMemoryStorage`` (content already in memory):
   decode, then ``context_offloader.search._search_content`` with the tool's
   default budget (2,500 tokens x 4 chars).
+* the shared Read tool 5,000 lines before the end of the 5 MB log, with the
+  retrieval line index present (it jumps to the line) and without it (it scans
+  1 MB chunks from byte 0), with its primitive reads counted;
 * rg: ``rg -n -C5 PATTERN FILE`` as a subprocess writing to a pipe (what an agent's
   shell tool pays); ripgrep prints every match while both tools cap their output.
   Skipped with a note when ``rg`` is not installed.
@@ -36,7 +39,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from offloader.retrieval import Retriever
+from offloader.retrieval import INDEX_SUFFIX, Retriever
 from workspaces import LocalWorkspace
 
 ROWS = 65_000  # ~5 MB
@@ -167,6 +170,38 @@ async def _bench_file(ws: LocalWorkspace, label_size: str, n_rows: int, rg: str 
     return rows
 
 
+async def _bench_read_tool(ws: LocalWorkspace) -> list[tuple[str, Timing, int, int]]:
+    """The shared Read tool 100 lines deep in the 5 MB log: scanning from byte 0 vs jumping with the index."""
+    ref = ws.reference(f"sessions/bench/tool_result-{ROWS}.txt")
+    rel = ws.relative(ref)
+    sidecar = ws.path / (rel + INDEX_SUFFIX)
+    reads: list[int] = []
+    plain_read = ws._read
+
+    async def counted(path: str, start: int = 0, end: int | None = None) -> bytes:
+        data = await plain_read(path, start, end)
+        reads.append(len(data))
+        return data
+
+    ws._read = counted  # type: ignore[method-assign]  # bench-only instrumentation
+    offset = ROWS - 5_000
+    out: list[tuple[str, Timing, int, int]] = []
+    try:
+        for label in ("jump with the retrieval line index", "scan from byte 0 (no index)"):
+            if label.startswith("scan"):
+                sidecar.rename(sidecar.with_name(sidecar.name + ".off"))
+            timing = await _median_ms(lambda: ws.read(ref, offset=offset, limit=100), 25)
+            reads.clear()
+            await ws.read(ref, offset=offset, limit=100)
+            out.append((f"5 MB: Read offset={offset:,} limit=100, {label}", timing, len(reads), sum(reads)))
+    finally:
+        ws._read = plain_read  # type: ignore[method-assign]
+        off = sidecar.with_name(sidecar.name + ".off")
+        if off.exists():
+            off.rename(sidecar)
+    return out
+
+
 async def main() -> None:
     rg = shutil.which("rg")
     strands = _strands()
@@ -174,8 +209,13 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with LocalWorkspace(Path(tmp) / "ws") as ws:
             rows += await _bench_file(ws, "5 MB", ROWS, rg, strands)
+            read_rows = await _bench_read_tool(ws)
             rows += await _bench_file(ws, "50 MB", BIG_ROWS, rg, strands)
     _print(rows, rg is not None, strands is not None)
+    print("\n| shared Read tool | wall ms | CPU ms | primitive reads | bytes read |")
+    print("|---|---:|---:|---:|---:|")
+    for label, (wall, cpu), n_reads, n_bytes in read_rows:
+        print(f"| {label} | {_fmt(wall)} | {_fmt(cpu)} | {n_reads} | {n_bytes:,} |")
 
 
 def _fmt(v: float | None) -> str:
