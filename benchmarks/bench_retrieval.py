@@ -39,6 +39,8 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # measure this checkout's code
+
 from offloader.retrieval import INDEX_SUFFIX, Retriever
 from workspaces import LocalWorkspace
 
