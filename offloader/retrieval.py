@@ -22,7 +22,11 @@ for Storage). An entry per line (rather than one per N lines) costs 8 bytes a
 line but makes a range read exact: one read of ``8 * (lines + 1)`` index bytes,
 one read of exactly the bytes of those lines, whatever the file size, even when
 a line is megabytes long. The index header records the content's size and mtime;
-a mismatch rebuilds it.
+a mismatch rebuilds it. An index of up to 1 MB (131,072 lines) is also kept in the
+retriever's cache per (path, size, mtime), so a repeated range read of an unchanged
+file costs one stat and one content read; every call still stats, so a rewritten
+file is never served from a stale index. The shared Read tool uses a fresh sidecar
+(:func:`indexed_line_start`) to jump to a deep offset instead of scanning from byte 0.
 """
 
 from __future__ import annotations
