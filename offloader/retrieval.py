@@ -22,8 +22,8 @@ for Storage). An entry per line (rather than one per N lines) costs 8 bytes a
 line but makes a range read exact: one read of ``8 * (lines + 1)`` index bytes,
 one read of exactly the bytes of those lines, whatever the file size, even when
 a line is megabytes long. The index header records the content's size and mtime;
-a mismatch rebuilds it. An index of up to 1 MB (131,072 lines) is also kept in the
-retriever's cache per (path, size, mtime), so a repeated range read of an unchanged
+a mismatch rebuilds it. An index of up to 8 MB (1,048,576 lines; 32 MB in all per
+retriever) is also kept in the retriever's cache per (path, size, mtime), so a repeated range read of an unchanged
 file costs one stat and one content read; every call still stats, so a rewritten
 file is never served from a stale index. The shared Read tool uses a fresh sidecar
 (:func:`indexed_line_start`) to jump to a deep offset instead of scanning from byte 0.
@@ -66,9 +66,11 @@ _MAGIC = b"OFLIDX1\n"
 _HEADER = struct.Struct("<8sQdQ")  # magic, content size, content mtime, line count
 _PROBE = 8192
 _READ_CAP = 1 << 20  # a range read never fetches more than this many bytes
-#: A line index up to this size (131,072 lines) is kept in the retriever's cache,
-#: so a repeated range read of an unchanged file costs one stat and one content read.
-_INDEX_KEEP_BYTES = 1 << 20
+#: A line index up to this size (1,048,576 lines) is kept in the retriever's cache,
+#: so a repeated range read of an unchanged file costs one stat and one content read;
+#: the kept indexes of one retriever together stay under _INDEX_CACHE_BYTES.
+_INDEX_KEEP_BYTES = 8 << 20
+_INDEX_CACHE_BYTES = 32 << 20
 _INDEX_ONE_READ_BYTES = 1 << 18  # header and entry in one read when the entry is this near
 _TEXT_APPLICATION = ("json", "xml", "javascript", "yaml", "toml", "sql", "graphql", "csv", "x-ndjson", "jsonl")
 _NEWLINE = re.compile(rb"\n")
@@ -190,7 +192,7 @@ class _Doc:
                     if sys.byteorder != "little":
                         starts.byteswap()
                 self._starts = starts
-                self.r._cache_put(key, (size, mtime, lines, starts))
+                self.r._cache_put(key, (size, mtime, lines, starts), 0 if starts is None else 8 * len(starts))
                 return int(lines)
         starts = _line_starts(await self.read())
         lines = len(starts) - 1
@@ -202,7 +204,7 @@ class _Doc:
         except (OSError, WorkspaceError):
             return lines  # a read-only workspace still gets an exact, in-memory index
         kept = starts if 8 * len(starts) <= _INDEX_KEEP_BYTES else None
-        self.r._cache_put(key, (self.meta.size, self.meta.mtime, lines, kept))
+        self.r._cache_put(key, (self.meta.size, self.meta.mtime, lines, kept), 0 if kept is None else 8 * len(kept))
         return lines
 
 
@@ -299,6 +301,7 @@ class Retriever:
         self.full_lines = full_lines
         self._cache: OrderedDict[tuple[str, str], object] = OrderedDict()
         self._cache_size = cache_size
+        self._kept: dict[tuple[str, str], int] = {}  # bytes of the line indexes kept in memory, by key
 
     def _cache_get(self, key: tuple[str, str]) -> object:
         value = self._cache.get(key)
@@ -306,11 +309,19 @@ class Retriever:
             self._cache.move_to_end(key)
         return value
 
-    def _cache_put(self, key: tuple[str, str], value: object) -> None:
+    def _cache_put(self, key: tuple[str, str], value: object, kept_bytes: int = 0) -> None:
+        """Insert or refresh ``key``; evict the least recently used entries beyond ``cache_size``
+        entries or beyond ``_INDEX_CACHE_BYTES`` of kept workspace line indexes."""
         self._cache[key] = value
         self._cache.move_to_end(key)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._kept.pop(key, None)
+        if kept_bytes:
+            self._kept[key] = kept_bytes
+        while len(self._cache) > self._cache_size or (
+            len(self._cache) > 1 and sum(self._kept.values()) > _INDEX_CACHE_BYTES
+        ):
+            old, _ = self._cache.popitem(last=False)
+            self._kept.pop(old, None)
 
     async def retrieve(
         self,
