@@ -167,6 +167,10 @@ def _json_preview(
     limit = (rest + 1) * 4
     while True:
         part, complete = _project(parsed, limit)
+        if dumps is _orjson_dumps and _has_huge_float(part):
+            # orjson reads integers beyond 64 bits as floats: show the source's exact digits
+            parsed, dumps = json.loads(text), _json_dumps
+            part, complete = _project(parsed, limit)
         pretty = dumps(part) if complete else dumps(part)[:limit]  # past ``limit`` a cut part shows
         shown = head_within(counter, pretty, rest)
         if complete or len(shown) < len(pretty) or limit >= (rest + 1) * MAX_CHARS_PER_TOKEN:
@@ -216,6 +220,17 @@ def _project(value: Any, limit: int) -> tuple[Any, bool]:
         return v
 
     return cut(value), complete
+
+
+def _has_huge_float(value: Any) -> bool:
+    """Whether ``value`` holds an integral float outside the 64-bit integer range."""
+    if isinstance(value, float):
+        return value.is_integer() and not -(2**63) <= value < 2**64
+    if isinstance(value, dict):
+        return any(_has_huge_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_huge_float(v) for v in value)
+    return False
 
 
 # ------------------------------------------------------------ lines

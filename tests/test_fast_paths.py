@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -158,3 +159,24 @@ def test_compact_json_preview_is_an_exact_prefix_of_the_indented_layout() -> Non
     shown = preview.split("\n", 1)[1].rsplit("\n... [pretty-printed view cut", 1)[0]
     assert len(shown) > 500
     assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)
+
+
+def test_json_preview_is_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = json.dumps({"rows": [{"id": i, "note": "é ✓", "x": [1.5, None, True]} for i in range(3_000)]})
+    counter = TiktokenCounter()
+    with_orjson = make_preview(text, counter=counter, preview_tokens=400)
+    monkeypatch.setitem(sys.modules, "orjson", None)  # import orjson now raises ImportError
+    assert make_preview(text, counter=counter, preview_tokens=400) == with_orjson
+
+
+def test_json_that_orjson_refuses_is_still_previewed_as_json() -> None:
+    text = json.dumps({"rows": [{"v": float("nan")} for _ in range(3_000)]})
+    preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=300)
+    assert preview.startswith("[JSON object with 1 keys: rows: array[3000]")
+    assert '"v": NaN' in preview
+
+
+def test_integers_beyond_64_bits_keep_their_exact_digits_in_a_json_preview() -> None:
+    text = json.dumps({"big": 2**80, "rows": [{"id": i} for i in range(5_000)]})
+    preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=300)
+    assert '"big": 1208925819614629174706176,' in preview
