@@ -112,9 +112,10 @@ async def _indexed(ws: CountingWorkspace, data: bytes) -> str:
     return ref
 
 
-@pytest.mark.parametrize("offset", [2, 3, 999, 1_000, 1_001, 1_002, 5_000])
+@pytest.mark.parametrize("offset", [2, 3, 19_999, 20_000, 20_001, 20_002, 50_000])
 async def test_read_with_an_index_prints_what_a_scan_prints(ws: CountingWorkspace, offset: int) -> None:
-    data = b"".join(ROW % i for i in range(1_000)) + b"last line without newline " + b"w" * 3_000
+    # over one 1 MB chunk, so Read uses the index; the last line has no newline and is long
+    data = b"".join(ROW % i for i in range(20_000)) + b"last line without newline " + b"w" * 3_000
     ref = await _indexed(ws, data)
     jumped = await ws.read(ref, offset=offset, limit=7)
     os.remove(ws.path / ("sessions/s/tool_result-x.txt" + INDEX_SUFFIX))
@@ -132,10 +133,11 @@ async def test_read_deep_in_an_indexed_file_starts_reading_at_the_line(ws: Count
 
 
 async def test_read_ignores_a_stale_index(ws: CountingWorkspace) -> None:
-    ref = await _indexed(ws, b"".join(ROW % i for i in range(100)))
-    await _put(ws, b"".join(b"new %d\n" % i for i in range(100)))
+    ref = await _indexed(ws, b"".join(ROW % i for i in range(20_000)))
+    await _put(ws, b"".join(b"new %d " % i + b"n" * 60 + b"\n" for i in range(20_000)))  # other line starts
     os.utime(ws.path / "sessions/s/tool_result-x.txt", (1_000_000_000, 1_000_000_000))
-    assert (await ws.read(ref, offset=50, limit=1)) == f"{50:>6}\tnew 49\n[more lines follow; continue with offset=51]"
+    out = await ws.read(ref, offset=15_000, limit=1)
+    assert out == f"{15_000:>6}\tnew 14999 {'n' * 60}\n[more lines follow; continue with offset=15001]"
 
 
 # ------------------------------------------------------------ ContextOffloader and previews

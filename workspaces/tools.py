@@ -127,7 +127,8 @@ class FileTools:
             return f"[{ref} is empty]"
         line_no, pos = 1, 0
         first_chunk: bytes | None = None
-        jump = await self._indexed_start(rel, info, offset) if offset > 1 else None
+        # A file of one chunk is read whole in one call anyway: the index only helps past that.
+        jump = await self._indexed_start(rel, info, offset) if offset > 1 and info.size > _CHUNK else None
         if jump is not None:  # a fresh retrieval line index: start at the line, not at byte 0
             pos, total = jump
             if offset > total:
