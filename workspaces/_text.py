@@ -24,8 +24,6 @@ __all__ = [
     "search",
 ]
 
-_RE2_OPTIONS_CACHE: dict[bool, object] = {}
-
 
 def normalise_relative(path: str) -> str:
     """Normalise a workdir-relative path; refuse anything that climbs out.

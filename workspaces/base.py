@@ -42,7 +42,6 @@ __all__ = ["DATA_URL_PREFIX", "ExecResult", "FileInfo", "Workspace"]
 
 DATA_URL_PREFIX = "workspace:///"
 _log = logging.getLogger("offloader.workspaces")
-_TEMP_MARK = ".tmp-"
 
 
 @dataclass(frozen=True, slots=True)

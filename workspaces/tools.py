@@ -9,7 +9,7 @@ come back as ``Error: ...`` text with ``is_error`` set.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -406,6 +406,3 @@ def _positive(**values: int) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
-
-def tool_names(tools: Sequence[Tool]) -> list[str]:
-    return [t.name for t in tools]
