@@ -19,7 +19,9 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
-    session.run("ruff", "check", "offloader", "workspaces", "tests", "benchmarks", "examples")
+    paths = ("offloader", "workspaces", "tests", "benchmarks", "examples", "noxfile.py")
+    session.run("ruff", "check", *paths)
+    session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
 
 

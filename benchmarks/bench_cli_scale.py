@@ -34,9 +34,20 @@ def generate(root: str, sessions: int, items: int) -> None:
             path = os.path.join(folder, name)
             with open(path, "w") as f:
                 f.write(body)
-            ledger.append(json.dumps({"time": old, "kind": "tool_result", "ref": path, "tool": f"tool{i % 7}",
-                                      "tool_id": f"call-{s}-{i}", "bytes": len(body), "tokens": len(body) // 4,
-                                      "status": "offloaded"}))
+            ledger.append(
+                json.dumps(
+                    {
+                        "time": old,
+                        "kind": "tool_result",
+                        "ref": path,
+                        "tool": f"tool{i % 7}",
+                        "tool_id": f"call-{s}-{i}",
+                        "bytes": len(body),
+                        "tokens": len(body) // 4,
+                        "status": "offloaded",
+                    }
+                )
+            )
         with open(os.path.join(folder, "ledger.jsonl"), "w") as f:
             f.write("\n".join(ledger) + "\n")
         with open(os.path.join(folder, "context.jsonl"), "w") as f:
@@ -84,14 +95,20 @@ def main() -> None:
             ("offload ls", [*cli, "ls", "--workdir", root, "--json"]),
             ("offload ls session-0001", [*cli, "ls", "session-0001", "--workdir", root, "--json"]),
             ("offload stats", [*cli, "stats", "--workdir", root, "--json"]),
-            ("offload gc --max-age 7d --dry-run", [*cli, "gc", "--workdir", root, "--max-age", "7d", "--dry-run",
-                                                   "--json"]),
-            ("offload gc --max-files 50000 --temp-grace 0 --dry-run",
-             [*cli, "gc", "--workdir", root, "--max-files", "50000", "--temp-grace", "0", "--dry-run", "--json"]),
+            (
+                "offload gc --max-age 7d --dry-run",
+                [*cli, "gc", "--workdir", root, "--max-age", "7d", "--dry-run", "--json"],
+            ),
+            (
+                "offload gc --max-files 50000 --temp-grace 0 --dry-run",
+                [*cli, "gc", "--workdir", root, "--max-files", "50000", "--temp-grace", "0", "--dry-run", "--json"],
+            ),
         ]
         n = args.sessions * args.items
-        print(f"{n:,} items in {args.sessions:,} sessions (generated in {made:.1f} s); "
-              f"median of {args.repeat}; CLI start-up alone {startup:.2f} s; bare os.walk+stat {walk:.2f} s\n")
+        print(
+            f"{n:,} items in {args.sessions:,} sessions (generated in {made:.1f} s); "
+            f"median of {args.repeat}; CLI start-up alone {startup:.2f} s; bare os.walk+stat {walk:.2f} s\n"
+        )
         print("| command | time (s) | minus start-up (s) | vs bare walk+stat |")
         print("|---|---:|---:|---:|")
         for label, argv in rows:

@@ -144,8 +144,10 @@ async def main() -> None:
     finally:
         server.stop()
 
-    print("| operation | requests: ours / ours ledger_batch=1 / AgentScope | KB on the wire: ours / AgentScope "
-          "| ms: ours / ours ledger_batch=1 / AgentScope | AgentScope / ours |")
+    print(
+        "| operation | requests: ours / ours ledger_batch=1 / AgentScope | KB on the wire: ours / AgentScope "
+        "| ms: ours / ours ledger_batch=1 / AgentScope | AgentScope / ours |"
+    )
     print("|---|---:|---:|---:|---:|")
     for label, ((t_o, r_o, kb_o), (t_u, r_u, _), (t_t, r_t, kb_t)) in rows:
         print(

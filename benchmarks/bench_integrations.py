@@ -36,8 +36,10 @@ FAILURE = "BUILD FAILED: exit code 2"
 
 
 def log_payload() -> str:
-    lines = [f"2026-11-30 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms"
-             for i in range(72_000)]
+    lines = [
+        f"2026-11-30 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms"
+        for i in range(72_000)
+    ]
     return "\n".join(lines) + "\nld: undefined reference to `main'\n" + FAILURE + "\n"
 
 
@@ -118,8 +120,9 @@ async def bench_strands(reps: int, root: Path) -> list[str]:
     def run(make_plugins: Callable[[int], list[Any]]) -> Callable[[int], Awaitable[str]]:
         async def once(i: int) -> str:
             model = scripted()
-            agent = Agent(model=model, tools=[build_log], plugins=make_plugins(i), callback_handler=None,
-                          agent_id=f"bench{i + 1}")
+            agent = Agent(
+                model=model, tools=[build_log], plugins=make_plugins(i), callback_handler=None, agent_id=f"bench{i + 1}"
+            )
             await agent.invoke_async("Why did the build fail?")
             return str(model.received)
 
@@ -128,8 +131,10 @@ async def bench_strands(reps: int, root: Path) -> list[str]:
     rows: list[tuple[str, Callable[[int], Awaitable[Any]]]] = [
         ("no plugin (whole log in context)", run(lambda i: [])),
         ("Strands ContextOffloader, InMemoryStorage", run(lambda i: [StrandsOffloader(StrandsMemory())])),
-        ("Strands ContextOffloader, FileStorage",
-         run(lambda i: [StrandsOffloader(StrandsFile(str(root / f"strands{i + 1}")))])),
+        (
+            "Strands ContextOffloader, FileStorage",
+            run(lambda i: [StrandsOffloader(StrandsFile(str(root / f"strands{i + 1}")))]),
+        ),
         ("OffloaderPlugin, InMemoryStorage", run(lambda i: [OffloaderPlugin(InMemoryStorage())])),
         ("OffloaderPlugin, LocalWorkspace", run(lambda i: [OffloaderPlugin(workspace)])),
     ]
@@ -142,8 +147,10 @@ async def bench_strands(reps: int, root: Path) -> list[str]:
         "|---|---:|---:|---:|---|",
     ]
     for (label, _), (t, received) in zip(rows, results, strict=True):
-        out.append(f"| {label} | {t * 1000:.1f} ms | {t / base:.2f}x | {len(received):,} | "
-                   f"{'yes' if FAILURE in received else 'no'} |")
+        out.append(
+            f"| {label} | {t * 1000:.1f} ms | {t / base:.2f}x | {len(received):,} | "
+            f"{'yes' if FAILURE in received else 'no'} |"
+        )
     return out
 
 
@@ -190,10 +197,15 @@ async def bench_deepagents(reps: int, root: Path) -> list[str]:
         "| operation | FilesystemBackend | deepagents_backend(LocalWorkspace) | ratio ours/theirs |",
         "|---|---:|---:|---:|",
     ]
-    for label, op in [("evict (write 5 MB)", evict), ("read 100 lines at the start", read_head),
-                      ("read 100 lines near the end", read_tail), ("literal grep", grep)]:
+    for label, op in [
+        ("evict (write 5 MB)", evict),
+        ("read 100 lines at the start", read_head),
+        ("read 100 lines near the end", read_tail),
+        ("literal grep", grep),
+    ]:
         (t_theirs, r_theirs), (t_ours, r_ours) = await measure(
-            [("theirs", bound(op, theirs)), ("ours", bound(op, ours))], reps)
+            [("theirs", bound(op, theirs)), ("ours", bound(op, ours))], reps
+        )
         if label.startswith("read"):
             assert r_theirs.file_data["content"] == r_ours.file_data["content"], label
         if label == "literal grep":

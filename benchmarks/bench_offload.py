@@ -57,8 +57,10 @@ def json_payload() -> str:
 
 
 def log_payload() -> str:
-    lines = [f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms"
-             for i in range(72_000)]
+    lines = [
+        f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms"
+        for i in range(72_000)
+    ]
     return "\n".join(lines) + "\nld: undefined reference to `main'\n" + FAILURE + "\n"
 
 
@@ -219,8 +221,9 @@ def bench_tokenizer() -> list[tuple[str, str, float, int]]:
         text = line * (size // len(line))
         start = time.perf_counter()
         counter.count(text)
-        rows.append(("full tiktoken count (what an O(result) check costs)", label, time.perf_counter() - start,
-                     len(text)))
+        rows.append(
+            ("full tiktoken count (what an O(result) check costs)", label, time.perf_counter() - start, len(text))
+        )
     return rows
 
 
@@ -231,8 +234,10 @@ async def main() -> None:
     for label, text, reps in (("150 KB JSON", json_payload(), 30), ("5 MB log", log_payload(), 9)):
         with tempfile.TemporaryDirectory() as tmp:
             for name, in_context, median, ratio in await bench_payload(label, text, reps, Path(tmp)):
-                print(f"| {label} ({len(text.encode()) / 1e6:.2f} MB) | {name} | {in_context} | "
-                      f"{median * 1000:.2f} | {ratio} |")
+                print(
+                    f"| {label} ({len(text.encode()) / 1e6:.2f} MB) | {name} | {in_context} | "
+                    f"{median * 1000:.2f} | {ratio} |"
+                )
     print()
     print("| tokenizer work for the offload decision | input | ms | characters fed |")
     print("|---|---|---:|---:|")

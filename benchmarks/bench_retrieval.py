@@ -123,8 +123,9 @@ async def _floor(host: str, size: int) -> Timing:
     return await _median_ms(lambda: anyio.to_thread.run_sync(pread_100), 25)
 
 
-async def _bench_file(ws: LocalWorkspace, label_size: str, n_rows: int, rg: str | None,
-                      strands: tuple[Any, Any] | None) -> list[Row]:
+async def _bench_file(
+    ws: LocalWorkspace, label_size: str, n_rows: int, rg: str | None, strands: tuple[Any, Any] | None
+) -> list[Row]:
     rows: list[Row] = []
     data = _log(n_rows)
     ref = await ws.write_bytes(f"sessions/bench/tool_result-{n_rows}.txt", data)
@@ -139,8 +140,7 @@ async def _bench_file(ws: LocalWorkspace, label_size: str, n_rows: int, rg: str 
     async def strands_call(pattern: str | None, span: tuple[int, int] | None) -> str:
         assert store is not None and search is not None
         content, _ = await store.retrieve(sref)
-        return str(search(content.decode("utf-8"), pattern=pattern, line_range=span, context_lines=5,
-                          max_chars=10_000))
+        return str(search(content.decode("utf-8"), pattern=pattern, line_range=span, context_lines=5, max_chars=10_000))
 
     cpu, start = time.process_time(), time.perf_counter()
     await retriever.retrieve(ref, line_range={"start": 2, "end": 3})
@@ -155,12 +155,20 @@ async def _bench_file(ws: LocalWorkspace, label_size: str, n_rows: int, rg: str 
     if n_rows != ROWS:
         cases = cases[3:]
     else:
-        rows.append((f"{label_size}: floor, one worker-thread hop doing a bare open + pread",
-                     await _floor(host, len(data)), None, None))
+        rows.append(
+            (
+                f"{label_size}: floor, one worker-thread hop doing a bare open + pread",
+                await _floor(host, len(data)),
+                None,
+                None,
+            )
+        )
     for label, pattern, span in cases:
         lr = {"start": span[0], "end": span[1]} if span else None
-        ours = await _median_ms(lambda: retriever.retrieve(ref, pattern=pattern, line_range=lr),  # noqa: B023
-                                25 if span else 7)
+        ours = await _median_ms(
+            lambda: retriever.retrieve(ref, pattern=pattern, line_range=lr),  # noqa: B023
+            25 if span else 7,
+        )
         theirs = None
         if strands is not None:
             theirs = await _median_ms(lambda: strands_call(pattern, span), 3)  # noqa: B023
@@ -227,25 +235,31 @@ def _fmt(v: float | None) -> str:
 
 
 def _print(rows: list[Row], have_rg: bool, have_strands: bool) -> None:
-    print("| case | ours wall | ours CPU | Strands wall | rg wall | rg CPU | Strands / ours | ours / rg (wall) "
-          "| ours / rg (CPU) |")
+    print(
+        "| case | ours wall | ours CPU | Strands wall | rg wall | rg CPU | Strands / ours | ours / rg (wall) "
+        "| ours / rg (CPU) |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, ours, theirs, ripgrep in rows:
         vs_strands = f"{theirs[0] / ours[0]:.1f}x" if theirs else "—"
         wall = f"{ours[0] / ripgrep[0]:.2f}" if ripgrep else "—"
         cpu = f"{ours[1] / ripgrep[1]:.2f}" if ripgrep and ripgrep[1] else "—"
-        print(f"| {label} | {_fmt(ours[0])} | {_fmt(ours[1])} | {_fmt(theirs[0] if theirs else None)} "
-              f"| {_fmt(ripgrep[0] if ripgrep else None)} | {_fmt(ripgrep[1] if ripgrep else None)} "
-              f"| {vs_strands} | {wall} | {cpu} |")
+        print(
+            f"| {label} | {_fmt(ours[0])} | {_fmt(ours[1])} | {_fmt(theirs[0] if theirs else None)} "
+            f"| {_fmt(ripgrep[0] if ripgrep else None)} | {_fmt(ripgrep[1] if ripgrep else None)} "
+            f"| {vs_strands} | {wall} | {cpu} |"
+        )
     if not have_rg:
         print("\nrg (ripgrep) is not installed here: the rg columns are skipped.")
     if not have_strands:
         print("\nstrands-agents is not installed here: the Strands column is skipped.")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"\nTimes in ms (medians). Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}. "
-          "CPU time is less sensitive to a busy machine than wall time. Ranges have no rg equivalent; a "
-          "100-line range of this log is cut at the 10,000-character output budget (about 90 lines), the "
-          "same budget as Strands' tool.")
+    print(
+        f"\nTimes in ms (medians). Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}. "
+        "CPU time is less sensitive to a busy machine than wall time. Ranges have no rg equivalent; a "
+        "100-line range of this log is cut at the 10,000-character output budget (about 90 lines), the "
+        "same budget as Strands' tool."
+    )
 
 
 if __name__ == "__main__":

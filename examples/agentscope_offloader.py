@@ -49,8 +49,14 @@ class ScriptedModel(ChatModelBase):
         self.formatter = OpenAIChatFormatter()
         self.step = 0
 
-    async def _call_api(self, model_name: str, messages: list[Any], tools: list[dict[str, Any]] | None = None,
-                        tool_choice: Any = None, **kwargs: Any) -> ChatResponse:
+    async def _call_api(
+        self,
+        model_name: str,
+        messages: list[Any],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
+        **kwargs: Any,
+    ) -> ChatResponse:
         seen = json.dumps([m.model_dump(mode="json") for m in messages])
         self.step += 1
         if self.step == 1:
@@ -61,8 +67,7 @@ class ScriptedModel(ChatModelBase):
         if self.step == 3:
             line = int(re.findall(r"(\d+): \[\d+\] compiling unit \d+ \.\.\. ERROR", seen)[-1])
             return _call("c3", "Read", {"path": ref, "offset": line - 1, "limit": 3})
-        return ChatResponse(content=[TextBlock(text="Unit 6503 failed: undefined symbol 'frobnicate'.")],
-                            is_last=True)
+        return ChatResponse(content=[TextBlock(text="Unit 6503 failed: undefined symbol 'frobnicate'.")], is_last=True)
 
 
 def _call(call_id: str, name: str, args: dict[str, Any]) -> ChatResponse:
@@ -71,8 +76,11 @@ def _call(call_id: str, name: str, args: dict[str, Any]) -> ChatResponse:
 
 async def main(workdir: str) -> None:
     async with LocalWorkspace(workdir) as ws:
-        fetch = FunctionTool(fetch_build_log, is_read_only=True,  # type: ignore[arg-type]  # str results are fine
-                             permission=PermissionDecision(behavior=PermissionBehavior.ALLOW, message="demo"))
+        fetch = FunctionTool(
+            fetch_build_log,
+            is_read_only=True,  # type: ignore[arg-type]  # str results are fine
+            permission=PermissionDecision(behavior=PermissionBehavior.ALLOW, message="demo"),
+        )
         agent = Agent(
             "ci-doctor",
             "You diagnose CI failures.",

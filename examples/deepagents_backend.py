@@ -44,15 +44,18 @@ def _call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
 
 
 async def main(workdir: str) -> None:
-    script = iter([
-        _call("query_orders", {}, "orders"),
-        _call("grep", {"pattern": "REFUNDED", "path": "/large_tool_results", "output_mode": "content"}, "find"),
-        _call("read_file", {"file_path": "/large_tool_results/orders", "offset": 7776, "limit": 3}, "look"),
-        AIMessage(content="Order 7777 (customer-17, 99,999.00) was refunded."),
-    ])
+    script = iter(
+        [
+            _call("query_orders", {}, "orders"),
+            _call("grep", {"pattern": "REFUNDED", "path": "/large_tool_results", "output_mode": "content"}, "find"),
+            _call("read_file", {"file_path": "/large_tool_results/orders", "offset": 7776, "limit": 3}, "look"),
+            AIMessage(content="Order 7777 (customer-17, 99,999.00) was refunded."),
+        ]
+    )
     async with LocalWorkspace(workdir) as ws:
-        agent = create_deep_agent(model=ScriptedModel(messages=script), tools=[query_orders],
-                                  backend=deepagents_backend(ws))
+        agent = create_deep_agent(
+            model=ScriptedModel(messages=script), tools=[query_orders], backend=deepagents_backend(ws)
+        )
         result = await agent.ainvoke({"messages": [{"role": "user", "content": "Any refunds this month?"}]})
         for msg in result["messages"]:
             if isinstance(msg, ToolMessage):
@@ -61,8 +64,10 @@ async def main(workdir: str) -> None:
                 print(text[:400] + (" ..." if len(text) > 400 else ""))
         print("--- answer:", result["messages"][-1].content)
         evicted = await ws.stat("large_tool_results/orders")
-        print(f"--- evicted file in the workspace: {ws.reference('large_tool_results/orders')} "
-              f"({evicted.size if evicted else 0:,} bytes, the whole result)")
+        print(
+            f"--- evicted file in the workspace: {ws.reference('large_tool_results/orders')} "
+            f"({evicted.size if evicted else 0:,} bytes, the whole result)"
+        )
 
 
 if __name__ == "__main__":

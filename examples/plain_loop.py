@@ -25,8 +25,9 @@ from workspaces import LocalWorkspace
 
 def slow_query_log() -> str:
     """The database's slow-query log: 20,000 lines, one of them the culprit."""
-    lines = [f"2026-11-30T04:{i % 60:02d}:00 duration=12ms query=SELECT * FROM users WHERE id={i}"
-             for i in range(20_000)]
+    lines = [
+        f"2026-11-30T04:{i % 60:02d}:00 duration=12ms query=SELECT * FROM users WHERE id={i}" for i in range(20_000)
+    ]
     lines[15_321] = "2026-11-30T04:21:00 duration=9120ms query=SELECT * FROM orders ORDER BY created_at"
     return "\n".join(lines)
 
@@ -74,11 +75,15 @@ async def main(workdir: str) -> None:
                 print(f"--- {name}: {len(output):,} characters returned")
         sent_chars = sum(len(json.dumps(m)) for m in sent)
         kept_chars = sum(len(json.dumps(m)) for m in history)
-        print(f"--- last request: {len(sent)} messages, {sent_chars:,} characters "
-              f"(the full history is {len(history)} messages, {kept_chars:,} characters)")
+        print(
+            f"--- last request: {len(sent)} messages, {sent_chars:,} characters "
+            f"(the full history is {len(history)} messages, {kept_chars:,} characters)"
+        )
         if ctx.last_compaction is not None:
-            print(f"--- compaction level this turn: {ctx.last_compaction.trigger}; references: "
-                  f"{', '.join(ctx.last_compaction.references) or 'none'}")
+            print(
+                f"--- compaction level this turn: {ctx.last_compaction.trigger}; references: "
+                f"{', '.join(ctx.last_compaction.references) or 'none'}"
+            )
         print("--- answer:", history[-1]["content"])
 
 

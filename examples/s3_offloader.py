@@ -70,7 +70,10 @@ def main() -> None:
     try:
         endpoint = f"http://127.0.0.1:{port}"
         boto3.client(
-            "s3", endpoint_url=endpoint, aws_access_key_id="example", aws_secret_access_key="example",
+            "s3",
+            endpoint_url=endpoint,
+            aws_access_key_id="example",
+            aws_secret_access_key="example",
             region_name="us-east-1",
         ).create_bucket(Bucket=BUCKET)
         anyio.run(run, endpoint)

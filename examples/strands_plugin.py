@@ -42,13 +42,15 @@ class ScriptedModel(Model):
     def get_config(self) -> dict[str, Any]:
         return {}
 
-    async def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None,
-                                **kwargs: Any) -> AsyncGenerator[dict[str, Any], None]:
+    async def structured_output(
+        self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kwargs: Any
+    ) -> AsyncGenerator[dict[str, Any], None]:
         raise NotImplementedError
         yield {}
 
-    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
-                     **kwargs: Any) -> AsyncGenerator[Any, None]:
+    async def stream(
+        self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None, **kwargs: Any
+    ) -> AsyncGenerator[Any, None]:
         results = [b["toolResult"] for m in messages for b in m["content"] if "toolResult" in b]
         seen = "\n".join(c.get("text", "") for r in results for c in r["content"])
         yield {"messageStart": {"role": "assistant"}}

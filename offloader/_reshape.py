@@ -44,9 +44,7 @@ def _agentscope(original: Any, items: Sequence[Item]) -> Any:
     if isinstance(output, str) and all(isinstance(i, str) for i in items):
         new_output: Any = "\n".join(i for i in items if isinstance(i, str))
     else:
-        new_output = [
-            {"type": "text", "text": i} if isinstance(i, str) else output[i].model_dump() for i in items
-        ]
+        new_output = [{"type": "text", "text": i} if isinstance(i, str) else output[i].model_dump() for i in items]
     data = original.model_dump()
     data["output"] = new_output
     return type(original).model_validate(data)

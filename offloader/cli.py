@@ -45,8 +45,9 @@ _PREVIEW_IN_MEMORY = 8 << 20
 
 
 def _workdir_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--workdir", default=".offload", show_default=True, envvar="OFFLOAD_WORKDIR",
-                        help=_WORKDIR_HELP)(f)
+    return click.option(
+        "--workdir", default=".offload", show_default=True, envvar="OFFLOAD_WORKDIR", help=_WORKDIR_HELP
+    )(f)
 
 
 def _json_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -167,17 +168,33 @@ def main() -> None:
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
-@click.option("--workdir", default=".offload", show_default=True, envvar="OFFLOAD_WORKDIR",
-              help="Workspace folder (local: the output is streamed to disk).")
+@click.option(
+    "--workdir",
+    default=".offload",
+    show_default=True,
+    envvar="OFFLOAD_WORKDIR",
+    help="Workspace folder (local: the output is streamed to disk).",
+)
 @click.option("--session", "session_id", default="cli", show_default=True, help="Session id.")
-@click.option("--max-tokens", default=2500, show_default=True, type=click.IntRange(min=1),
-              help="Offload when the output is larger than this.")
-@click.option("--preview-tokens", default=1000, show_default=True, type=click.IntRange(min=1),
-              help="Size of the preview printed instead.")
+@click.option(
+    "--max-tokens",
+    default=2500,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Offload when the output is larger than this.",
+)
+@click.option(
+    "--preview-tokens",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Size of the preview printed instead.",
+)
 @_json_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def run(workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_json: bool,
-        command: tuple[str, ...]) -> None:
+def run(
+    workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_json: bool, command: tuple[str, ...]
+) -> None:
     """Run COMMAND; print its output, or a preview and a reference when it is large.
 
     stdout and stderr go straight to files in the workspace (never into memory),
@@ -213,8 +230,9 @@ def run(workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_
         try:
             if failure is not None:
                 _raise_space(failure)
-            outcome = anyio.run(_finish_run, ws, session_id, command, code, out_path, err_path,
-                                max_tokens, preview_tokens)
+            outcome = anyio.run(
+                _finish_run, ws, session_id, command, code, out_path, err_path, max_tokens, preview_tokens
+            )
         except NotEnoughSpace as exc:
             click.echo(f"offload: {exc}; output not kept", err=True)
             sys.exit(code or 1)
@@ -278,8 +296,16 @@ def _raise_space(exc: OSError) -> NoReturn:
     raise exc
 
 
-async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: int, out_path: str,
-                      err_path: str, max_tokens: int, preview_tokens: int) -> dict[str, Any]:
+async def _finish_run(
+    ws: Any,
+    session_id: str,
+    command: tuple[str, ...],
+    code: int,
+    out_path: str,
+    err_path: str,
+    max_tokens: int,
+    preview_tokens: int,
+) -> dict[str, Any]:
     """Print small output whole; otherwise move the streamed file into place and preview it."""
     from offloader.naming import safe_name
     from offloader.tokens import MAX_CHARS_PER_TOKEN, default_counter, exceeds
@@ -318,22 +344,31 @@ async def _finish_run(ws: Any, session_id: str, command: tuple[str, ...], code: 
         if size <= _PREVIEW_IN_MEMORY:  # small enough to read: the package's signal-keeping preview
             body = (await anyio.to_thread.run_sync(_package_preview, host, preview_tokens)).splitlines()
         try:
-            await ws._record(session_id, {
-                "kind": "tool_result", "ref": ref, "tool": " ".join(" ".join(command).split())[:200],
-                "tool_id": rel.rsplit("-", 1)[-1].removesuffix(".txt"), "bytes": size, "tokens": (size + 3) // 4,
-                "status": "offloaded", "is_error": code != 0, "exit_code": code,
-            })
+            await ws._record(
+                session_id,
+                {
+                    "kind": "tool_result",
+                    "ref": ref,
+                    "tool": " ".join(" ".join(command).split())[:200],
+                    "tool_id": rel.rsplit("-", 1)[-1].removesuffix(".txt"),
+                    "bytes": size,
+                    "tokens": (size + 3) // 4,
+                    "status": "offloaded",
+                    "is_error": code != 0,
+                    "exit_code": code,
+                },
+            )
         except OSError:
             os.unlink(host)  # no ledger line: keep nothing half-recorded
             raise
         header = [
             f"[Offloaded: {scan.lines} lines, ~{(size + 3) // 4} tokens, exit code {code}"
-            + (f", {scan.signal_count} error/warning lines" if scan.signal_count else "") + "]",
+            + (f", {scan.signal_count} error/warning lines" if scan.signal_count else "")
+            + "]",
             f"Full output: {ref}",
             "Read it with your file tools (Read with offset/limit, Grep for a pattern).",
         ]
-        return {"offloaded": True, "ref": ref, "bytes": size, "lines": scan.lines,
-                "text": "\n".join(header + body)}
+        return {"offloaded": True, "ref": ref, "bytes": size, "lines": scan.lines, "text": "\n".join(header + body)}
 
 
 def _package_preview(path: str, preview_tokens: int) -> str:
@@ -540,27 +575,53 @@ def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
     now = time.time()
     if session is None:
         rows = [
-            {"session": s.name, "items": len(s.items), "bytes": s.bytes,
-             "tokens": sum(i.tokens for i in s.items), "last_modified": s.last}
+            {
+                "session": s.name,
+                "items": len(s.items),
+                "bytes": s.bytes,
+                "tokens": sum(i.tokens for i in s.items),
+                "last_modified": s.last,
+            }
             for s in sessions
         ]
         if as_json:
             _emit_json(rows)
             return
-        _table(f"{len(rows)} sessions in {workdir}", ["session", "items", "size", "tokens", "age"],
-               [[r["session"], r["items"], _human_bytes(r["bytes"]), r["tokens"], _human_age(now - r["last_modified"])]
-                for r in rows])
+        _table(
+            f"{len(rows)} sessions in {workdir}",
+            ["session", "items", "size", "tokens", "age"],
+            [
+                [r["session"], r["items"], _human_bytes(r["bytes"]), r["tokens"], _human_age(now - r["last_modified"])]
+                for r in rows
+            ],
+        )
         return
     if not sessions:
         raise click.ClickException(f"no session {session!r} in {workdir}")
     items = sorted(sessions[0].items, key=lambda i: i.mtime)
     if as_json:
-        _emit_json([{"path": i.path, "bytes": i.size, "tokens": i.tokens, "tool": i.tool, "status": i.status,
-                     "mtime": i.mtime} for i in items])
+        _emit_json(
+            [
+                {
+                    "path": i.path,
+                    "bytes": i.size,
+                    "tokens": i.tokens,
+                    "tool": i.tool,
+                    "status": i.status,
+                    "mtime": i.mtime,
+                }
+                for i in items
+            ]
+        )
         return
-    _table(f"{len(items)} items in session {session}", ["item", "tool", "size", "tokens", "status", "age"],
-           [[_basename(i.path), i.tool[:40], _human_bytes(i.size), i.tokens, i.status, _human_age(now - i.mtime)]
-            for i in items])
+    _table(
+        f"{len(items)} items in session {session}",
+        ["item", "tool", "size", "tokens", "status", "age"],
+        [
+            [_basename(i.path), i.tool[:40], _human_bytes(i.size), i.tokens, i.status, _human_age(now - i.mtime)]
+            for i in items
+        ],
+    )
 
 
 async def _with_ws(workdir: str, fn: Callable[[Any], Any]) -> Any:
@@ -581,20 +642,35 @@ def stats(workdir: str, as_json: bool) -> None:
     sessions = _run_async(_with_ws, workdir, lambda ws: _inventory(ws, None, check_torn=True))
     per_session = []
     per_tool: dict[str, dict[str, Any]] = {}
-    totals = {"sessions": len(sessions), "items": 0, "bytes": 0, "offloads": 0, "tokens_offloaded": 0,
-              "context_messages": 0, "removed_by_gc": 0}
+    totals = {
+        "sessions": len(sessions),
+        "items": 0,
+        "bytes": 0,
+        "offloads": 0,
+        "tokens_offloaded": 0,
+        "context_messages": 0,
+        "removed_by_gc": 0,
+    }
     torn: list[str] = []
     for s in sessions:
-        row = {"session": s.name, "items": len(s.items), "bytes": s.bytes, "offloads": 0,
-               "tokens_offloaded": 0, "context_messages": 0}
+        row = {
+            "session": s.name,
+            "items": len(s.items),
+            "bytes": s.bytes,
+            "offloads": 0,
+            "tokens_offloaded": 0,
+            "context_messages": 0,
+        }
         for e in s.ledger:
             kind = e.get("kind")
             if kind == "tool_result":
                 tokens = int(e.get("tokens", 0) or 0)
                 row["offloads"] += 1
                 row["tokens_offloaded"] += tokens
-                tool = per_tool.setdefault(str(e.get("tool", "")), {"tool": str(e.get("tool", "")), "offloads": 0,
-                                                                 "bytes": 0, "tokens_offloaded": 0})
+                tool = per_tool.setdefault(
+                    str(e.get("tool", "")),
+                    {"tool": str(e.get("tool", "")), "offloads": 0, "bytes": 0, "tokens_offloaded": 0},
+                )
                 tool["offloads"] += 1
                 tool["bytes"] += int(e.get("bytes", 0) or 0)
                 tool["tokens_offloaded"] += tokens
@@ -611,13 +687,27 @@ def stats(workdir: str, as_json: bool) -> None:
         _emit_json({"totals": totals, "sessions": per_session, "tools": tools, "torn_lines": torn})
         return
     _table(f"Totals for {workdir}", list(totals), [list(totals.values())])
-    _table("By tool", ["tool", "offloads", "bytes", "tokens offloaded"],
-           [[t["tool"][:50], t["offloads"], _human_bytes(t["bytes"]), t["tokens_offloaded"]] for t in tools[:30]])
+    _table(
+        "By tool",
+        ["tool", "offloads", "bytes", "tokens offloaded"],
+        [[t["tool"][:50], t["offloads"], _human_bytes(t["bytes"]), t["tokens_offloaded"]] for t in tools[:30]],
+    )
     top = sorted(per_session, key=lambda r: -r["tokens_offloaded"])[:30]
-    _table(f"By session (top {len(top)} of {len(per_session)})",
-           ["session", "items", "size", "offloads", "tokens offloaded", "context msgs"],
-           [[r["session"], r["items"], _human_bytes(r["bytes"]), r["offloads"], r["tokens_offloaded"],
-             r["context_messages"]] for r in top])
+    _table(
+        f"By session (top {len(top)} of {len(per_session)})",
+        ["session", "items", "size", "offloads", "tokens offloaded", "context msgs"],
+        [
+            [
+                r["session"],
+                r["items"],
+                _human_bytes(r["bytes"]),
+                r["offloads"],
+                r["tokens_offloaded"],
+                r["context_messages"],
+            ]
+            for r in top
+        ],
+    )
     if torn:
         click.echo(f"torn final lines (skipped by readers): {', '.join(torn)}")
 
@@ -626,17 +716,33 @@ def stats(workdir: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--workdir", default=None, envvar="OFFLOAD_WORKDIR",
-              help=_WORKDIR_HELP + " Default: inferred from REF, else ./.offload.")
+@click.option(
+    "--workdir",
+    default=None,
+    envvar="OFFLOAD_WORKDIR",
+    help=_WORKDIR_HELP + " Default: inferred from REF, else ./.offload.",
+)
 @click.option("--lines", "line_range", default=None, help="Line range A:B (1-based, inclusive).")
 @click.option("--grep", "pattern", default=None, help="Only lines matching this RE2 pattern.")
-@click.option("--context", "context_lines", default=None, type=click.IntRange(0, 50),
-              help="Lines of context around matches (or the first N lines alone).")
+@click.option(
+    "--context",
+    "context_lines",
+    default=None,
+    type=click.IntRange(0, 50),
+    help="Lines of context around matches (or the first N lines alone).",
+)
 @click.option("-i", "--ignore-case", is_flag=True, help="Case-insensitive --grep.")
 @_json_option
 @click.argument("ref")
-def show(workdir: str | None, line_range: str | None, pattern: str | None, context_lines: int | None,
-         ignore_case: bool, as_json: bool, ref: str) -> None:
+def show(
+    workdir: str | None,
+    line_range: str | None,
+    pattern: str | None,
+    context_lines: int | None,
+    ignore_case: bool,
+    as_json: bool,
+    ref: str,
+) -> None:
     """Show offloaded content REF: the same engine as the retrieve_offloaded_content tool."""
     from offloader.retrieval import retrieve
 
@@ -650,8 +756,9 @@ def show(workdir: str | None, line_range: str | None, pattern: str | None, conte
         workdir = _infer_workdir(ref) or ".offload"
 
     async def go(ws: Any) -> str:
-        return await retrieve(ws, ref, pattern=pattern, line_range=span, context_lines=context_lines,
-                              ignore_case=ignore_case)
+        return await retrieve(
+            ws, ref, pattern=pattern, line_range=span, context_lines=context_lines, ignore_case=ignore_case
+        )
 
     text = _run_async(_with_ws, workdir, go)
     if as_json:
@@ -674,15 +781,27 @@ _HIT = re.compile(r"^\s*(\d+)([:-]) (.*)$")
 @main.command()
 @_workdir_option
 @click.option("--session", default=None, help="Only this session.")
-@click.option("--glob", "glob", default=None,
-              help="Only files matching this glob. Default: offloaded content (tool results, context logs).")
+@click.option(
+    "--glob",
+    "glob",
+    default=None,
+    help="Only files matching this glob. Default: offloaded content (tool results, context logs).",
+)
 @click.option("--context", default=0, type=click.IntRange(0, 50), help="Lines of context.")
 @click.option("-i", "--ignore-case", is_flag=True)
 @click.option("--max-matches", default=100, show_default=True, type=click.IntRange(min=1))
 @_json_option
 @click.argument("pattern")
-def grep(workdir: str, session: str | None, glob: str | None, context: int, ignore_case: bool, max_matches: int,
-         as_json: bool, pattern: str) -> None:
+def grep(
+    workdir: str,
+    session: str | None,
+    glob: str | None,
+    context: int,
+    ignore_case: bool,
+    max_matches: int,
+    as_json: bool,
+    pattern: str,
+) -> None:
     """Search offloaded content for PATTERN (RE2) across sessions."""
     from workspaces.base import Workspace
 
@@ -691,8 +810,11 @@ def grep(workdir: str, session: str | None, glob: str | None, context: int, igno
         glob = "{tool_result-*.txt,context.jsonl}"  # content, not ledgers, state or indexes
 
     async def go(ws: Any) -> str:
-        return str(await ws.grep(pattern, path=path, glob=glob, context=context, ignore_case=ignore_case,
-                                 max_matches=max_matches))
+        return str(
+            await ws.grep(
+                pattern, path=path, glob=glob, context=context, ignore_case=ignore_case, max_matches=max_matches
+            )
+        )
 
     text = _run_async(_with_ws, workdir, go)
     if not as_json:
@@ -703,8 +825,9 @@ def grep(workdir: str, session: str | None, glob: str | None, context: int, igno
     for line in text.splitlines()[1:]:
         hit = _HIT.match(line)
         if hit and current:
-            matches.append({"ref": current, "line": int(hit.group(1)), "match": hit.group(2) == ":",
-                            "text": hit.group(3)})
+            matches.append(
+                {"ref": current, "line": int(hit.group(1)), "match": hit.group(2) == ":", "text": hit.group(3)}
+            )
         elif line and not line.startswith(("[", "--", "binary files")):
             current = line
     _emit_json({"pattern": pattern, "matches": matches, "summary": text.splitlines()[0] if text else ""})
@@ -719,13 +842,23 @@ def grep(workdir: str, session: str | None, glob: str | None, context: int, igno
 @click.option("--max-bytes", default=None, help="Keep at most this much: 500M, 1G.")
 @click.option("--max-files", default=None, type=click.IntRange(min=0), help="Keep at most N items + media.")
 @click.option("--session", default=None, help="Only this session (media in data/ are left alone).")
-@click.option("--temp-grace", default="10m", show_default=True,
-              help="Never touch temp or fresh files younger than this.")
+@click.option(
+    "--temp-grace", default="10m", show_default=True, help="Never touch temp or fresh files younger than this."
+)
 @click.option("--dry-run", is_flag=True, help="Report what would be removed; remove nothing.")
 @click.option("-v", "--verbose", is_flag=True, help="List every removed file.")
 @_json_option
-def gc(workdir: str, max_age: str | None, max_bytes: str | None, max_files: int | None, session: str | None,
-       temp_grace: str, dry_run: bool, verbose: bool, as_json: bool) -> None:
+def gc(
+    workdir: str,
+    max_age: str | None,
+    max_bytes: str | None,
+    max_files: int | None,
+    session: str | None,
+    temp_grace: str,
+    dry_run: bool,
+    verbose: bool,
+    as_json: bool,
+) -> None:
     """Remove old offloaded content; never what a live session still references.
 
     Pinned (kept while the session is live): items named in the session's
@@ -738,7 +871,9 @@ def gc(workdir: str, max_age: str | None, max_bytes: str | None, max_files: int 
         policy = RetentionPolicy(
             max_age=parse_duration(max_age) if max_age else None,
             max_bytes=parse_size(max_bytes) if max_bytes else None,
-            max_files=max_files, session=session, temp_grace=parse_duration(temp_grace),
+            max_files=max_files,
+            session=session,
+            temp_grace=parse_duration(temp_grace),
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
@@ -747,9 +882,11 @@ def gc(workdir: str, max_age: str | None, max_bytes: str | None, max_files: int 
         _emit_json(report.as_dict())
         return
     verb = "would remove" if dry_run else "removed"
-    click.echo(f"{verb} {len(report.removed)} files ({_human_bytes(report.removed_bytes)}) of {report.scanned} "
-               f"scanned; kept {report.kept_files} files ({_human_bytes(report.kept_bytes)}), "
-               f"{report.pinned} pinned")
+    click.echo(
+        f"{verb} {len(report.removed)} files ({_human_bytes(report.removed_bytes)}) of {report.scanned} "
+        f"scanned; kept {report.kept_files} files ({_human_bytes(report.kept_bytes)}), "
+        f"{report.pinned} pinned"
+    )
     shown = report.removed if verbose else report.removed[:20]
     for r in shown:
         click.echo(f"  {r.reason:<16} {_human_bytes(r.size):>9}  {r.path}")
@@ -782,8 +919,13 @@ async def _gc_with_progress(ws: Any, policy: Any, dry_run: bool, show: bool) -> 
 
 
 @main.command()
-@click.option("--keep", "keep_dir", default=None, type=click.Path(file_okay=False),
-              help="Use this folder instead of a temporary one (and keep it).")
+@click.option(
+    "--keep",
+    "keep_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Use this folder instead of a temporary one (and keep it).",
+)
 @_json_option
 def demo(keep_dir: str | None, as_json: bool) -> None:
     """A scripted agent loop (no model, no network) showing offload, retrieval and compaction.
@@ -803,8 +945,11 @@ def demo(keep_dir: str | None, as_json: bool) -> None:
     if as_json:
         _emit_json(report)
         return
-    _table("Tokens in the agent's context", ["step", "before", "after", "kept out"],
-           [[r["step"], r["before"], r["after"], r["before"] - r["after"]] for r in report["steps"]])
+    _table(
+        "Tokens in the agent's context",
+        ["step", "before", "after", "kept out"],
+        [[r["step"], r["before"], r["after"], r["before"] - r["after"]] for r in report["steps"]],
+    )
 
 
 _NEEDLE = "ERROR shard-7421: checksum mismatch (expected 9f2c, got 11aa)"
@@ -842,15 +987,24 @@ async def _demo(folder: str, narrate: bool) -> dict[str, Any]:
         after = counter.count(preview_text)
         steps.append({"step": "offload a 30,000-line build log", "before": before, "after": after, "ref": ref})
         say(f"1. offloaded {len(log):,} bytes to {ref}\n   the context keeps a {after}-token preview:")
-        shown = [x for x in preview_text.splitlines() if x.startswith("[Offloaded") or "ERROR" in x
-                 or "omitted" in x or "/sessions/" in x]
+        shown = [
+            x
+            for x in preview_text.splitlines()
+            if x.startswith("[Offloaded") or "ERROR" in x or "omitted" in x or "/sessions/" in x
+        ]
         for line in shown[:8]:
             say(f"   | {line[:160]}")
         steps[-1]["needle_in_preview"] = _NEEDLE in preview_text
         # 2. the agent retrieves the needle by pattern
         found = await retrieve(ws, ref, pattern="checksum mismatch", context_lines=1)
-        steps.append({"step": "retrieve the failing line by pattern", "before": before,
-                      "after": counter.count(found), "found": _NEEDLE in found})
+        steps.append(
+            {
+                "step": "retrieve the failing line by pattern",
+                "before": before,
+                "after": counter.count(found),
+                "found": _NEEDLE in found,
+            }
+        )
         say("2. retrieve_offloaded_content(pattern='checksum mismatch', context_lines=1):")
         for line in found.splitlines()[:5]:
             say(f"   | {line}")
@@ -858,10 +1012,18 @@ async def _demo(folder: str, narrate: bool) -> dict[str, Any]:
         conversation = _demo_conversation(120)
         compactor = ContextCompactor(ws, window=16_000, counter=counter)
         done = await compactor.compact("demo", conversation)
-        steps.append({"step": f"compact a {len(conversation)}-message conversation (16k window)",
-                      "before": done.tokens_before, "after": done.tokens_after, "level": str(done.level)})
-        say(f"3. compacted {len(conversation)} messages -> {len(done.messages)} ({done.level}); "
-            f"everything removed is in {ws.reference(ws.session_dir('demo'))}/")
+        steps.append(
+            {
+                "step": f"compact a {len(conversation)}-message conversation (16k window)",
+                "before": done.tokens_before,
+                "after": done.tokens_after,
+                "level": str(done.level),
+            }
+        )
+        say(
+            f"3. compacted {len(conversation)} messages -> {len(done.messages)} ({done.level}); "
+            f"everything removed is in {ws.reference(ws.session_dir('demo'))}/"
+        )
     return {"workspace": folder, "steps": steps}
 
 
@@ -879,9 +1041,19 @@ def _demo_conversation(turns: int) -> list[dict[str, Any]]:
     msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are a build assistant."}]
     for t in range(turns // 3):
         msgs.append({"role": "user", "content": f"Step {t}: check shard {t} and report the failing tests."})
-        msgs.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call-{t}", "type": "function",
-             "function": {"name": "run_tests", "arguments": json.dumps({"shard": t})}}]})
+        msgs.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call-{t}",
+                        "type": "function",
+                        "function": {"name": "run_tests", "arguments": json.dumps({"shard": t})},
+                    }
+                ],
+            }
+        )
         body = "\n".join(f"test_{t}_{k} ... {'FAILED' if k == 7 else 'ok'} ({k * 3} ms)" for k in range(60))
         msgs.append({"role": "tool", "tool_call_id": f"call-{t}", "content": body})
     msgs.append({"role": "user", "content": "Summarise which shards failed."})
@@ -893,8 +1065,13 @@ def _demo_conversation(turns: int) -> list[dict[str, Any]]:
 
 @main.command()
 @click.option("--workdir", default=".offload", show_default=True, help="Workspace folder.")
-@click.option("--http", "port", type=click.IntRange(1, 65535), default=None,
-              help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.")
+@click.option(
+    "--http",
+    "port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.",
+)
 def mcp(workdir: str, port: int | None) -> None:
     """Serve the workspace's Read, Grep, Glob, retrieve and offload tools over MCP."""
     from offloader.integrations.mcp import run_mcp_server

@@ -177,9 +177,7 @@ def _agentscope_block(obj: Any) -> Block:
         return ToolCallBlock(id=str(obj.id), name=str(obj.name), input=_parse_arguments(obj.input))
     if kind == "tool_result":
         return to_tool_result(obj)
-    raise TypeError(
-        f"unsupported pydantic block {type(obj).__name__} (type={kind!r}); expected {_BLOCK_SHAPES}"
-    )
+    raise TypeError(f"unsupported pydantic block {type(obj).__name__} (type={kind!r}); expected {_BLOCK_SHAPES}")
 
 
 def _dict_block(d: Mapping[str, Any]) -> Block:
@@ -202,9 +200,7 @@ def _dict_block(d: Mapping[str, Any]) -> Block:
         return ToolCallBlock(id=str(d["id"]), name=str(d["name"]), input=_parse_arguments(d.get("input")))
     if kind is None and "toolUse" in d:
         use = d["toolUse"]
-        return ToolCallBlock(
-            id=str(use["toolUseId"]), name=str(use["name"]), input=_parse_arguments(use.get("input"))
-        )
+        return ToolCallBlock(id=str(use["toolUseId"]), name=str(use["name"]), input=_parse_arguments(use.get("input")))
     if kind == "tool_result" or "toolResult" in d or "toolUseId" in d:
         return to_tool_result(d)
     raise TypeError(f"unsupported content block dict with keys {sorted(d)}; expected {_BLOCK_SHAPES}")

@@ -27,11 +27,7 @@ _LOOKS_ENCODED = re.compile(r".*-[0-9a-f]{16}")
 
 def is_plain_name(value: str) -> bool:
     """True when ``value`` can be used as a file name exactly as given."""
-    return (
-        bool(_PLAIN.fullmatch(value))
-        and value not in {".", ".."}
-        and not _LOOKS_ENCODED.fullmatch(value)
-    )
+    return bool(_PLAIN.fullmatch(value)) and value not in {".", ".."} and not _LOOKS_ENCODED.fullmatch(value)
 
 
 def safe_name(value: str) -> str:

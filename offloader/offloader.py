@@ -100,9 +100,9 @@ class ContextOffloader:
             raise ValueError(
                 f"preview_tokens ({preview_tokens}) must be smaller than max_result_tokens ({max_result_tokens})"
             )
-        if counter is not None and not (isinstance(getattr(counter, "name", None), str) and callable(
-            getattr(counter, "count", None)
-        )):
+        if counter is not None and not (
+            isinstance(getattr(counter, "name", None), str) and callable(getattr(counter, "count", None))
+        ):
             raise TypeError(f"counter must have a str name and count(text) -> int, got {type(counter).__name__}")
         if should_offload is not None and not callable(should_offload):
             raise TypeError(f"should_offload must be callable, got {type(should_offload).__name__}")
@@ -161,7 +161,10 @@ class ContextOffloader:
         except Exception:
             _log.warning(
                 "tool result %r of %r (~%s tokens) kept in context: offloading failed",
-                result.id, name, tokens if tokens is not None else "?", exc_info=True,
+                result.id,
+                name,
+                tokens if tokens is not None else "?",
+                exc_info=True,
             )
             return tool_result
         _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), tokens)

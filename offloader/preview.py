@@ -153,9 +153,7 @@ def json_shape(value: Any, *, max_keys: int = 20) -> str:
     return f"JSON {_type_name(value)}"
 
 
-def _json_preview(
-    text: str, parsed: Any, dumps: Any, counter: TokenCounter, budget: int, max_line_chars: int
-) -> str:
+def _json_preview(text: str, parsed: Any, dumps: Any, counter: TokenCounter, budget: int, max_line_chars: int) -> str:
     shape = json_shape(parsed)
     if text.strip().count("\n") >= 3:  # already pretty: line numbers match the stored text
         head = f"[{shape}]\n"

@@ -291,8 +291,12 @@ class Retriever:
     ) -> None:
         if not isinstance(source, Workspace) and not isinstance(source, Storage):
             raise TypeError(f"source must be a Workspace or a Storage, got {type(source).__name__}")
-        for name, value in (("max_output_chars", max_output_chars), ("max_line_chars", max_line_chars),
-                            ("full_lines", full_lines), ("cache_size", cache_size)):
+        for name, value in (
+            ("max_output_chars", max_output_chars),
+            ("max_line_chars", max_line_chars),
+            ("full_lines", full_lines),
+            ("cache_size", cache_size),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         self.source = source
@@ -466,9 +470,7 @@ class Retriever:
             )
         return "\n".join(parts)
 
-    def _render(
-        self, no: int, width: int, text: bytes, length: int, match: tuple[int, int] | None
-    ) -> tuple[str, bool]:
+    def _render(self, no: int, width: int, text: bytes, length: int, match: tuple[int, int] | None) -> tuple[str, bool]:
         """One numbered line (``>`` when it matched); a long line shows a window, around the match."""
         mark = ">" if match is not None else " "
         limit = self.max_line_chars

@@ -51,7 +51,7 @@ def test_run_preview_keeps_error_lines_from_the_middle(tmp_path: Path) -> None:
 
 
 def test_run_keeps_stdout_and_stderr_apart(tmp_path: Path) -> None:
-    script = ("import sys\nfor i in range(3000):\n    print('out', i); print('err', i, file=sys.stderr)\n")
+    script = "import sys\nfor i in range(3000):\n    print('out', i); print('err', i, file=sys.stderr)\n"
     done = _cli("run", "--workdir", str(tmp_path / "ws"), "--json", "--", sys.executable, "-c", script)
     info = json.loads(done.output)
     text = Path(info["ref"]).read_text()
@@ -81,11 +81,12 @@ def test_run_streams_large_output_to_disk_not_memory(tmp_path: Path) -> None:
         "import resource, subprocess, sys\n"
         "code = subprocess.call([sys.executable, '-m', 'offloader.cli', 'run', '--workdir', sys.argv[1], '--',"
         " sys.executable, '-c', \"import sys\\nb = ('y' * 1023 + '\\\\n').encode()\\n"
-        "for _ in range(120 * 1024): sys.stdout.buffer.write(b)\"], stdout=subprocess.DEVNULL)\n"
+        'for _ in range(120 * 1024): sys.stdout.buffer.write(b)"], stdout=subprocess.DEVNULL)\n'
         "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "ws")], capture_output=True, text=True,
-                          timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "ws")], capture_output=True, text=True, timeout=120, check=True
+    )
     code, peak_kb = map(int, done.stdout.split())
     stored = next((tmp_path / "ws/sessions/cli").glob("tool_result-*.txt"))
     assert code == 0 and stored.stat().st_size == 120 * 1024 * 1024
@@ -120,8 +121,13 @@ def test_ls_of_an_unknown_session_fails_clearly(populated: Path) -> None:
 
 
 def test_piped_output_is_plain_text(populated: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "offloader.cli", "ls", "--workdir", str(populated)],
-                          capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "offloader.cli", "ls", "--workdir", str(populated)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert "builds" in done.stdout and "\x1b[" not in done.stdout and "┃" not in done.stdout
 
 
@@ -235,8 +241,9 @@ def test_commands_accept_an_fsspec_url() -> None:
 def test_grep_searches_content_not_ledgers(populated: Path) -> None:
     data = json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--json").output)
     assert data["matches"] == []  # the tool name is only in ledger.jsonl
-    assert json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--glob", "ledger.jsonl",
-                           "--json").output)["matches"]
+    assert json.loads(_cli("grep", "http_get", "--workdir", str(populated), "--glob", "ledger.jsonl", "--json").output)[
+        "matches"
+    ]
 
 
 def test_streaming_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: Path) -> None:

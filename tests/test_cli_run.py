@@ -10,7 +10,9 @@ from pathlib import Path
 def _offload(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "offloader.cli", "run", "--workdir", str(tmp_path / "ws"), *args],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -30,21 +30,39 @@ def test_openai_tool_message_becomes_a_tool_result() -> None:
 
 
 def test_openai_assistant_tool_calls_are_parsed() -> None:
-    m = to_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": '{"path": "/"}'}}]})
+    m = to_message(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": '{"path": "/"}'}}],
+        }
+    )
     assert m.tool_calls == (ToolCallBlock("c1", "ls", {"path": "/"}),)
 
 
 def test_anthropic_tool_result_with_image_block() -> None:
-    r = to_tool_result({"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True, "content": [
-        {"type": "text", "text": "t"},
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": B64}}]})
+    r = to_tool_result(
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_1",
+            "is_error": True,
+            "content": [
+                {"type": "text", "text": "t"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": B64}},
+            ],
+        }
+    )
     assert r.is_error and r.content == (TextBlock("t"), DataBlock("image/png", data=PNG))
 
 
 def test_strands_tool_result_with_json_and_document() -> None:
-    r = to_tool_result({"toolUseId": "t1", "status": "error", "content": [
-        {"json": {"a": 1}}, {"document": {"format": "pdf", "name": "r", "source": {"bytes": b"%PDF"}}}]})
+    r = to_tool_result(
+        {
+            "toolUseId": "t1",
+            "status": "error",
+            "content": [{"json": {"a": 1}}, {"document": {"format": "pdf", "name": "r", "source": {"bytes": b"%PDF"}}}],
+        }
+    )
     assert r.is_error and r.content[0] == JsonBlock({"a": 1})
     assert r.content[1] == DataBlock("application/pdf", data=b"%PDF", name="r")
 
@@ -54,8 +72,12 @@ def test_strands_wrapped_tool_result() -> None:
 
 
 def test_agentscope_tool_result_with_text_and_data_blocks() -> None:
-    block = ASToolResultBlock(id="as1", name="shot", state="error", output=[
-        ASTextBlock(text="hello"), ASDataBlock(source=Base64Source(data=B64, media_type="image/png"))])
+    block = ASToolResultBlock(
+        id="as1",
+        name="shot",
+        state="error",
+        output=[ASTextBlock(text="hello"), ASDataBlock(source=Base64Source(data=B64, media_type="image/png"))],
+    )
     r = to_tool_result(block)
     assert r.id == "as1" and r.name == "shot" and r.is_error
     assert r.content == (TextBlock("hello"), DataBlock("image/png", data=PNG))

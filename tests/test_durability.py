@@ -92,11 +92,17 @@ def test_sigkill_at_random_moments_leaves_no_torn_file_and_a_matching_ledger(tmp
                 assert path.name not in listed  # no duplicate entries
                 listed.add(path.name)
     assert len(set(files) - listed) <= kills  # at most the one in flight per kill is unrecorded
-    stats = subprocess.run([sys.executable, "-m", "offloader.cli", "stats", "--workdir", str(root), "--json"],
-                           capture_output=True, text=True, timeout=60, check=True)
+    stats = subprocess.run(
+        [sys.executable, "-m", "offloader.cli", "stats", "--workdir", str(root), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     reported = json.loads(stats.stdout)["torn_lines"]
     assert sorted(t for t in torn_logs if t.endswith("context.jsonl")) == sorted(
-        t for t in reported if t.endswith("context.jsonl"))
+        t for t in reported if t.endswith("context.jsonl")
+    )
 
 
 def test_gc_sweeps_debris_of_killed_writers(tmp_path: Path) -> None:
@@ -182,8 +188,10 @@ def test_context_append_on_a_full_disk_leaves_no_torn_line(full_disk: Path) -> N
 
 def test_offload_run_on_a_full_disk_fails_clearly_and_keeps_nothing(full_disk: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "offloader.cli", "run", "--workdir", str(full_disk / "ws"), "--",
-         "seq", "1", "1000000"], capture_output=True, text=True, timeout=60,
+        [sys.executable, "-m", "offloader.cli", "run", "--workdir", str(full_disk / "ws"), "--", "seq", "1", "1000000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode != 0 and "no space" in done.stderr.lower()
     assert not list((full_disk / "ws").rglob("tool_result-*")) and not list((full_disk / "ws").rglob(".tmp-*"))

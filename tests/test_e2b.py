@@ -110,9 +110,7 @@ async def test_a_large_offload_is_exactly_one_upload_plus_a_commit(ws: E2BWorksp
     assert not [p for p in _host(server, "").iterdir() if p.name.startswith(".tmp-")]
 
 
-async def test_buffered_ledger_lines_are_appended_in_one_request_on_flush(
-    ws: E2BWorkspace, server: EnvdServer
-) -> None:
+async def test_buffered_ledger_lines_are_appended_in_one_request_on_flush(ws: E2BWorkspace, server: EnvdServer) -> None:
     for i in range(3):
         await ws.offload_tool_result("s1", _result(f"t{i}", "hello"))
     assert server.count() == 3

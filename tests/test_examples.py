@@ -43,8 +43,13 @@ def _docker_available() -> bool:
 
 def test_examples_exist() -> None:
     assert {
-        "agentscope_offloader.py", "strands_plugin.py", "deepagents_backend.py", "plain_loop.py",
-        "docker_sandbox.py", "s3_offloader.py", "compaction.py",
+        "agentscope_offloader.py",
+        "strands_plugin.py",
+        "deepagents_backend.py",
+        "plain_loop.py",
+        "docker_sandbox.py",
+        "s3_offloader.py",
+        "compaction.py",
     } <= set(EXAMPLES)
 
 
@@ -56,7 +61,12 @@ def test_example_runs_offline_and_succeeds(name: str, tmp_path: Path) -> None:
     env["PYTHONUNBUFFERED"] = "1"
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES_DIR / name)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
     )
     assert proc.returncode == 0, f"{name} exited {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert proc.stdout.strip(), f"{name} printed nothing"

@@ -73,20 +73,32 @@ class ScriptedModel(ChatModelBase):
     """
 
     def __init__(self, steps: list[Step], *, context_size: int) -> None:
-        super().__init__(OpenAICredential(api_key=SecretStr("unused")), "scripted", _NoParams(), stream=False,
-                         context_size=context_size)
+        super().__init__(
+            OpenAICredential(api_key=SecretStr("unused")),
+            "scripted",
+            _NoParams(),
+            stream=False,
+            context_size=context_size,
+        )
         self.formatter = OpenAIChatFormatter()
         self.steps = steps
         self.seen: list[str] = []
         self.compressions = 0
 
-    async def _call_api(self, model_name: str, messages: list[Any], tools: list[dict[str, Any]] | None = None,
-                        tool_choice: Any = None, **kwargs: Any) -> ChatResponse:
+    async def _call_api(
+        self,
+        model_name: str,
+        messages: list[Any],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
+        **kwargs: Any,
+    ) -> ChatResponse:
         names = [t["function"]["name"] for t in tools or []]
         if "generate_structured_output" in names:
             self.compressions += 1
-            call = ToolCallBlock(id=f"summary-{self.compressions}", name="generate_structured_output",
-                                 input=json.dumps(SUMMARY))
+            call = ToolCallBlock(
+                id=f"summary-{self.compressions}", name="generate_structured_output", input=json.dumps(SUMMARY)
+            )
             return ChatResponse(content=[call], is_last=True)
         text = json.dumps([m.model_dump(mode="json") for m in messages])
         self.seen.append(text)
@@ -111,8 +123,9 @@ def _context_path(text: str) -> str:
 
 
 def _allowed(func: Callable[..., Any]) -> FunctionTool:
-    return FunctionTool(func, is_read_only=True,
-                        permission=PermissionDecision(behavior=PermissionBehavior.ALLOW, message="test tool"))
+    return FunctionTool(
+        func, is_read_only=True, permission=PermissionDecision(behavior=PermissionBehavior.ALLOW, message="test tool")
+    )
 
 
 def big_log(part: int) -> str:
@@ -162,8 +175,9 @@ async def run(tmp_path_factory: pytest.TempPathFactory, anyio_backend: str) -> A
     steps: list[Step] = [
         lambda text: _call("fetch-1", "big_log", part=1),
         lambda text: _call("read-1", "Read", file_path=_truncated_path(text), offset=10, limit=3),
-        lambda text: _call("grep-1", "Grep", pattern="NEEDLE", path=_truncated_path(text), output_mode="content",
-                           **{"-n": True}),
+        lambda text: _call(
+            "grep-1", "Grep", pattern="NEEDLE", path=_truncated_path(text), output_mode="content", **{"-n": True}
+        ),
         lambda text: _call("grep-2", "WorkspaceGrep", pattern="NEEDLE", path=_truncated_path(text)),
         lambda text: _call("fetch-2", "big_log", part=2),
         lambda text: _call("read-2", "WorkspaceRead", path=_context_path(text), limit=2),
@@ -171,8 +185,9 @@ async def run(tmp_path_factory: pytest.TempPathFactory, anyio_backend: str) -> A
     ]
     async with LocalWorkspace(workdir) as ws:
         model = ScriptedModel(steps, context_size=12_000)
-        toolkit = Toolkit(tools=[_allowed(big_log), AgentScopeRead(), AgentScopeGrep(),
-                                 *agentscope_tools(ws, prefix="Workspace")])
+        toolkit = Toolkit(
+            tools=[_allowed(big_log), AgentScopeRead(), AgentScopeGrep(), *agentscope_tools(ws, prefix="Workspace")]
+        )
         agent = Agent(
             "analyst",
             "You analyse build logs.",
@@ -207,8 +222,13 @@ async def test_truncated_tool_result_is_offloaded_to_the_workspace(run: Run) -> 
 async def test_context_plus_offloaded_file_is_the_whole_output(run: Run) -> None:
     """AgentScope keeps a head in context and offloads the rest: together, nothing is lost."""
     sent = json.loads(run.model.seen[1])
-    (kept,) = [b for m in sent if isinstance(m["content"], list) for b in m["content"]
-               if b.get("type") == "tool_result" and b["id"] == "fetch-1"]
+    (kept,) = [
+        b
+        for m in sent
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result" and b["id"] == "fetch-1"
+    ]
     head = kept["output"][0]["text"].split("\n<<<TRUNCATED>>>")[0]
     stored = Path(_truncated_path(run.model.seen[1])).read_text()
     assert len(head) < 20_000
@@ -277,12 +297,20 @@ async def test_image_past_agentscope_limit_is_offloaded_once_to_data(tmp_path: P
     steps: list[Step] = [lambda text: [TextBlock(text="two images seen")]]
     async with LocalWorkspace(tmp_path / "ws") as ws:
         model = ScriptedModel(steps, context_size=100_000)
-        agent = Agent("viewer", "You look at images.", model, offloader=ws,
-                      context_config=ContextConfig(max_image_num=1),
-                      injection_config=InjectionConfig(inject_runtime_state=False))
-        blocks = [DataBlock(name=f"img{i}.png", source=Base64Source(data=base64.b64encode(png).decode(),
-                                                                     media_type="image/png"))
-                  for i, png in enumerate(images)]
+        agent = Agent(
+            "viewer",
+            "You look at images.",
+            model,
+            offloader=ws,
+            context_config=ContextConfig(max_image_num=1),
+            injection_config=InjectionConfig(inject_runtime_state=False),
+        )
+        blocks = [
+            DataBlock(
+                name=f"img{i}.png", source=Base64Source(data=base64.b64encode(png).decode(), media_type="image/png")
+            )
+            for i, png in enumerate(images)
+        ]
         await agent.reply(UserMsg("user", [TextBlock(text="Compare these."), *blocks]))
     first = tmp_path / "ws" / "data" / f"{hashlib.sha256(images[0]).hexdigest()}.png"
     assert first.read_bytes() == images[0]
@@ -337,7 +365,9 @@ async def test_every_workspace_backend_is_a_drop_in_offloader(workspace: Any) ->
     ]
     model = ScriptedModel(steps, context_size=10_000)
     agent = Agent(
-        "analyst", "You analyse build logs.", model,
+        "analyst",
+        "You analyse build logs.",
+        model,
         toolkit=Toolkit(tools=[_allowed(big_log), *agentscope_tools(workspace)]),
         offloader=workspace,
         context_config=ContextConfig(tool_result_limit=4_000, max_image_num=0),
@@ -349,8 +379,13 @@ async def test_every_workspace_backend_is_a_drop_in_offloader(workspace: Any) ->
 
     assert len(model.seen) == 5
     sent = json.loads(model.seen[1])
-    (kept,) = [b for m in sent if isinstance(m["content"], list) for b in m["content"]
-               if b.get("type") == "tool_result" and b["id"] == "fetch-1"]
+    (kept,) = [
+        b
+        for m in sent
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result" and b["id"] == "fetch-1"
+    ]
     head = kept["output"][0]["text"].split("\n<<<TRUNCATED>>>")[0]
     stored = await workspace.read_bytes(_truncated_path(model.seen[1]))
     assert head + stored.decode() == build_log()

@@ -50,8 +50,13 @@ class ScriptedChatModel(GenericFakeChatModel):
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         return self
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         self.seen.append(list(messages))
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -86,14 +91,19 @@ def anyio_backend() -> str:
 async def run(tmp_path_factory: pytest.TempPathFactory, anyio_backend: str) -> AsyncIterator[Run]:
     """Fetch the big log, grep the evicted file, read around the match, count lines with execute, answer."""
     workdir = tmp_path_factory.mktemp("deepagents") / "ws"
-    model = ScriptedChatModel(messages=_calls(
-        ("build_log", {}, "call_big"),
-        ("grep", {"pattern": "NEEDLE", "path": "/large_tool_results", "output_mode": "content"}, "call_grep"),
-        ("read_file", {"file_path": "/large_tool_results/call_big", "offset": NEEDLE_LINE - 2, "limit": 3},
-         "call_read"),
-        ("execute", {"command": "wc -l < large_tool_results/call_big"}, "call_exec"),
-        "The compiler crashed.",
-    ))
+    model = ScriptedChatModel(
+        messages=_calls(
+            ("build_log", {}, "call_big"),
+            ("grep", {"pattern": "NEEDLE", "path": "/large_tool_results", "output_mode": "content"}, "call_grep"),
+            (
+                "read_file",
+                {"file_path": "/large_tool_results/call_big", "offset": NEEDLE_LINE - 2, "limit": 3},
+                "call_read",
+            ),
+            ("execute", {"command": "wc -l < large_tool_results/call_big"}, "call_exec"),
+            "The compiler crashed.",
+        )
+    )
     async with LocalWorkspace(workdir) as ws:
         agent = create_deep_agent(model=model, tools=[build_log], backend=deepagents_backend(ws))
         result = await agent.ainvoke({"messages": [{"role": "user", "content": "Why did the build fail?"}]})
@@ -219,7 +229,9 @@ async def test_glob_and_literal_grep(backend: WorkspaceBackend) -> None:
     hits = await backend.agrep("f(1)", "/src")  # parentheses are literal, not a regex group
     assert hits.error is None and hits.matches is not None
     assert [(m["path"], m["line"], m["text"]) for m in hits.matches] == [
-        ("/src/a.py", 1, "x = f(1)"), ("/src/b.txt", 1, "f(1) again")]
+        ("/src/a.py", 1, "x = f(1)"),
+        ("/src/b.txt", 1, "f(1) again"),
+    ]
     only_py = await backend.agrep("f(1)", "/src", glob="*.py")
     assert only_py.matches is not None and len(only_py.matches) == 1
     capped = await backend.agrep("f(1)", "/", max_count=1)
@@ -260,8 +272,9 @@ async def test_sync_methods_work_from_a_worker_thread_of_the_running_loop(backen
 def test_sync_methods_work_without_any_event_loop(tmp_path: Path) -> None:
     backend = deepagents_backend(LocalWorkspace(tmp_path / "ws"))
     results: list[Any] = []
-    thread = threading.Thread(target=lambda: results.append((backend.write("/x.txt", "plain\n"),
-                                                              backend.read("/x.txt"))))
+    thread = threading.Thread(
+        target=lambda: results.append((backend.write("/x.txt", "plain\n"), backend.read("/x.txt")))
+    )
     thread.start()
     thread.join()
     written, read = results[0]

@@ -34,8 +34,10 @@ async def test_openai_schemas_are_function_definitions_with_the_tool_json_schema
         exported = openai_tools(tools)
     assert [e["function"]["name"] for e in exported] == ["Read", "Grep", "Glob"]
     for entry, tool in zip(exported, tools, strict=True):
-        assert entry == {"type": "function", "function": {
-            "name": tool.name, "description": tool.description, "parameters": tool.parameters}}
+        assert entry == {
+            "type": "function",
+            "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+        }
         assert entry["function"]["parameters"]["type"] == "object"
         assert set(entry["function"]["parameters"]["required"]) <= set(entry["function"]["parameters"]["properties"])
     json.dumps(exported)  # serialisable as sent over the wire
@@ -71,8 +73,9 @@ async def test_call_tool_accepts_openai_json_string_arguments(tmp_path: Path) ->
         ("Read", {"path": "../x"}, "outside the workdir"),
     ],
 )
-async def test_call_tool_turns_bad_calls_into_error_outcomes(tmp_path: Path, name: str, arguments: Any,
-                                                             message: str) -> None:
+async def test_call_tool_turns_bad_calls_into_error_outcomes(
+    tmp_path: Path, name: str, arguments: Any, message: str
+) -> None:
     async with LocalWorkspace(tmp_path / "ws") as ws:
         outcome = await call_tool(ws.tools(), name, arguments)
     assert outcome.is_error
@@ -82,8 +85,11 @@ async def test_call_tool_turns_bad_calls_into_error_outcomes(tmp_path: Path, nam
 def _openai_history() -> list[dict[str, Any]]:
     return [
         {"role": "user", "content": "Find the error."},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "dump_table", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "dump_table", "arguments": "{}"}}],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": BIG},
     ]
 
@@ -125,13 +131,17 @@ async def test_preparing_again_is_stable(tmp_path: Path) -> None:
 async def test_anthropic_and_strands_result_blocks_are_offloaded_in_place(tmp_path: Path) -> None:
     anthropic = [
         {"role": "assistant", "content": [{"type": "tool_use", "id": "a1", "name": "dump", "input": {}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a1", "content": BIG},
-                                     {"type": "text", "text": "and?"}]},
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "a1", "content": BIG}, {"type": "text", "text": "and?"}],
+        },
     ]
     strands = [
         {"role": "assistant", "content": [{"toolUse": {"toolUseId": "s1", "name": "dump", "input": {}}}]},
-        {"role": "user", "content": [{"toolResult": {"toolUseId": "s1", "status": "success",
-                                                     "content": [{"text": BIG}]}}]},
+        {
+            "role": "user",
+            "content": [{"toolResult": {"toolUseId": "s1", "status": "success", "content": [{"text": BIG}]}}],
+        },
     ]
     async with LocalWorkspace(tmp_path / "ws") as ws:
         offloader = ContextOffloader(ws)

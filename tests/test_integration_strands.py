@@ -63,13 +63,15 @@ class ScriptedModel(Model):
     def get_config(self) -> dict[str, Any]:
         return {}
 
-    async def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None,
-                                **kwargs: Any) -> AsyncGenerator[dict[str, Any], None]:
+    async def structured_output(
+        self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kwargs: Any
+    ) -> AsyncGenerator[dict[str, Any], None]:
         raise NotImplementedError("not used")
         yield {}
 
-    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
-                     **kwargs: Any) -> AsyncGenerator[Any, None]:
+    async def stream(
+        self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None, **kwargs: Any
+    ) -> AsyncGenerator[Any, None]:
         snapshot = json.loads(json.dumps(messages, default=str))
         self.seen.append(snapshot)
         self.tool_names.append(sorted(spec["name"] for spec in tool_specs or []))
@@ -207,8 +209,9 @@ async def test_should_offload_can_keep_a_result_in_context(tmp_path: Path) -> No
 @pytest.mark.anyio
 async def test_without_retrieval_tool_the_guidance_points_at_file_tools(tmp_path: Path) -> None:
     steps: list[Step] = [lambda m: ("deploy_log", {}, "t1"), lambda m: "ok"]
-    model = await run_agent(OffloaderPlugin(LocalWorkspace(tmp_path / "ws"), include_retrieval_tool=False,
-                                            file_tools=True), steps)
+    model = await run_agent(
+        OffloaderPlugin(LocalWorkspace(tmp_path / "ws"), include_retrieval_tool=False, file_tools=True), steps
+    )
     assert "retrieve_offloaded_content" not in model.tool_names[0]
     seen = result_text(model.seen[1], "t1")
     assert "Read, Grep" in seen and "retrieve_offloaded_content" not in seen
@@ -225,9 +228,9 @@ async def test_in_memory_entries_are_evicted_after_idle_cycles() -> None:
 
     steps: list[Step] = [
         lambda m: ("deploy_log", {}, "t1"),  # cycle 1: stored
-        remember,                             # cycle 2
-        lambda m: ("ping", {}, "p2"),         # cycle 3
-        lambda m: ("ping", {}, "p3"),         # cycle 4: idle for 3 cycles now, evicted before this call
+        remember,  # cycle 2
+        lambda m: ("ping", {}, "p2"),  # cycle 3
+        lambda m: ("ping", {}, "p3"),  # cycle 4: idle for 3 cycles now, evicted before this call
         lambda m: ("retrieve_offloaded_content", {"reference": refs[0], "pattern": "ERROR"}, "t2"),
         lambda m: "gone",
     ]
@@ -243,7 +246,7 @@ async def test_in_memory_entries_survive_within_the_eviction_window() -> None:
     storage = InMemoryStorage(evict_after_turns=2)
     steps: list[Step] = [
         lambda m: ("deploy_log", {}, "t1"),  # cycle 1: stored
-        lambda m: ("ping", {}, "p1"),         # cycle 2
+        lambda m: ("ping", {}, "p1"),  # cycle 2
         lambda m: ("retrieve_offloaded_content", {"reference": reference(m), "pattern": "ERROR"}, "t2"),  # cycle 3
         lambda m: "found",
     ]
@@ -269,8 +272,14 @@ def test_accepts_strands_context_offloader_arguments(tmp_path: Path) -> None:
         assert ours.parameters[name].kind == param.kind, name
         if name != "storage":
             assert ours.parameters[name].default == param.default, name
-    plugin = OffloaderPlugin(InMemoryStorage(), 5_000, 2_000, include_retrieval_tool=True,
-                             should_offload=lambda tool_name, token_count, **kw: True, evict_after_cycles=None)
+    plugin = OffloaderPlugin(
+        InMemoryStorage(),
+        5_000,
+        2_000,
+        include_retrieval_tool=True,
+        should_offload=lambda tool_name, token_count, **kw: True,
+        evict_after_cycles=None,
+    )
     assert (plugin.offloader.max_result_tokens, plugin.offloader.preview_tokens) == (5_000, 2_000)
 
 
@@ -288,8 +297,11 @@ async def test_strands_tool_wraps_a_neutral_tool_with_error_status(tmp_path: Pat
     async def echo(text: str) -> str:
         return text
 
-    wrapped = strands_tool(Tool("Echo", "Echo.", {"type": "object", "properties": {"text": {"type": "string"}},
-                                                  "required": ["text"]}, echo))
+    wrapped = strands_tool(
+        Tool(
+            "Echo", "Echo.", {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}, echo
+        )
+    )
     assert wrapped.tool_spec["inputSchema"]["json"]["required"] == ["text"]
     events = [e async for e in wrapped.stream({"toolUseId": "x", "name": "Echo", "input": {}}, {})]
     result = events[-1].tool_result

@@ -139,8 +139,9 @@ async def test_agentscope_objects_are_accepted_and_data_blocks_keep_their_type(t
         saved = await ws.offload_data_block(block)
         assert isinstance(saved, ASDataBlock) and isinstance(saved.source, URLSource)
         assert await ws.read_bytes(str(saved.source.url)) == PNG
-        ref = await ws.offload_tool_result("s", ASToolResultBlock(id="c1", name="t", output=[
-            ASTextBlock(text="see image"), block]))
+        ref = await ws.offload_tool_result(
+            "s", ASToolResultBlock(id="c1", name="t", output=[ASTextBlock(text="see image"), block])
+        )
         assert "see image" in Path(ref).read_text() and "workspace:///data/" in Path(ref).read_text()
         ctx = await ws.offload_context("s", [Msg(name="u", role="user", content=[ASTextBlock(text="q"), block])])
         line = json.loads(Path(ctx).read_text())

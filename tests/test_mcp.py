@@ -87,8 +87,11 @@ async def test_read_pages_through_an_offloaded_file(client: Client) -> None:
     ref = await _offload(client)
     text, is_error = await _call(client, "Read", {"path": ref, "offset": 2499, "limit": 2})
     assert not is_error
-    assert text.splitlines() == ["  2499\tline 2499 ok", "  2500\tline 2500 ERROR disk full",
-                                 "[more lines follow; continue with offset=2501]"]
+    assert text.splitlines() == [
+        "  2499\tline 2499 ok",
+        "  2500\tline 2500 ERROR disk full",
+        "[more lines follow; continue with offset=2501]",
+    ]
 
 
 @pytest.mark.anyio
@@ -110,8 +113,9 @@ async def test_glob_lists_offloaded_files(client: Client) -> None:
 @pytest.mark.anyio
 async def test_retrieve_searches_by_pattern_with_context(client: Client) -> None:
     ref = await _offload(client)
-    text, is_error = await _call(client, "retrieve_offloaded_content",
-                                 {"reference": ref, "pattern": "ERROR", "context_lines": 1})
+    text, is_error = await _call(
+        client, "retrieve_offloaded_content", {"reference": ref, "pattern": "ERROR", "context_lines": 1}
+    )
     assert not is_error
     assert "line 2499 ok" in text and "line 2500 ERROR disk full" in text and "line 2501 ok" in text
     assert "line 2498 ok" not in text
@@ -160,8 +164,9 @@ async def _offload_to_session(client: Client, session: str) -> str:
 
 
 @pytest.mark.anyio
-async def test_read_through_a_symlink_leaving_the_workdir_is_refused(client: Client, workdir: Path,
-                                                                     tmp_path: Path) -> None:
+async def test_read_through_a_symlink_leaving_the_workdir_is_refused(
+    client: Client, workdir: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside.txt"
     outside.write_text("do not read\n")
     (workdir / "link.txt").symlink_to(outside)
@@ -206,7 +211,9 @@ async def test_streamable_http_on_loopback_serves_the_tools(tmp_path: Path) -> N
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "offloader.cli", "mcp", "--workdir", str(tmp_path / "ws"), "--http", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
     )
     try:
         deadline = time.monotonic() + 30

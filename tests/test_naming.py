@@ -16,8 +16,20 @@ def test_plain_ids_are_used_as_given() -> None:
 
 @pytest.mark.parametrize(
     "hostile",
-    ["../../etc/passwd", "/abs", ".", "..", ".hidden", "a/b", "a\\b", "a\x00b", "tab\tid", "ключ", "x" * 65,
-     "x" * 2048],
+    [
+        "../../etc/passwd",
+        "/abs",
+        ".",
+        "..",
+        ".hidden",
+        "a/b",
+        "a\\b",
+        "a\x00b",
+        "tab\tid",
+        "ключ",
+        "x" * 65,
+        "x" * 2048,
+    ],
 )
 def test_other_ids_become_slug_and_hash(hostile: str) -> None:
     name = safe_name(hostile)

@@ -82,9 +82,7 @@ async def test_concurrent_offload_context_calls_lose_nothing(workspace: Workspac
         for i in range(40):
             tg.start_soon(workspace.offload_context, "busy", [{"role": "user", "content": f"m{i}" * 50}])
     lines = (await workspace.read_bytes("sessions/busy/context.jsonl")).decode().splitlines()
-    assert sorted(json.loads(line)["content"][0]["text"] for line in lines) == sorted(
-        f"m{i}" * 50 for i in range(40)
-    )
+    assert sorted(json.loads(line)["content"][0]["text"] for line in lines) == sorted(f"m{i}" * 50 for i in range(40))
 
 
 async def test_offload_data_block_writes_media_once_named_by_hash(workspace: Workspace) -> None:
@@ -222,4 +220,3 @@ async def test_batched_ledger_lines_are_written_on_flush_and_never_lost(workspac
     await workspace.flush()
     lines = (await workspace.read_bytes("sessions/lb/ledger.jsonl")).decode().splitlines()
     assert [json.loads(line)["tool_id"] for line in lines] == ["a", "b", "c", "d"]
-

@@ -130,7 +130,7 @@ def search(
                 if (next_match is not None and no + k >= next_match) or e >= hi_byte:
                     break
                 ns, ne = _line_bounds(data, e + 1)
-                hits.append(Hit(no + k, data[ns:min(ne, hi_byte)], None))
+                hits.append(Hit(no + k, data[ns : min(ne, hi_byte)], None))
                 last_emitted = no + k
                 e = ne
     return hits, total

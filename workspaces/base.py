@@ -118,9 +118,7 @@ class Workspace(FileTools, abc.ABC):
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
         """Remove a file, or a folder tree with ``recursive``; missing is not an error."""
 
-    async def _exec(
-        self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0
-    ) -> ExecResult:
+    async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         """Run a command inside the workspace (cwd = workdir). Optional."""
         raise UnsupportedOperation(f"{type(self).__name__} cannot run commands")
 

@@ -242,11 +242,11 @@ class E2BWorkspace(Workspace):
             await self._upload([(tmp, data)])
             source, cleanup = f"cat -- {shlex.quote(tmp)}", _cleanup([tmp]) + "\n"
         script = (
-            f"{cleanup}_in {q}; _dir {q}; _mk \"$d\"\n"
+            f'{cleanup}_in {q}; _dir {q}; _mk "$d"\n'
             f"if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
             f"exec 9>>{q} || exit {_EXIT_IO}\nflock 9 || exit {_EXIT_IO}\n"
             f"s=$(stat -c %s -- {q}) || exit {_EXIT_IO}\n"
-            f"{{ {source}; }} >&9 || {{ truncate -s \"$s\" -- {q}; exit {_EXIT_IO}; }}"
+            f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {_EXIT_IO}; }}'
         )
         await self._script(script, envs=envs, path=path)
 
@@ -281,7 +281,7 @@ class E2BWorkspace(Workspace):
         q = shlex.quote(path)
         folder = f"rm -rf -- {q} || exit {_EXIT_IO}" if recursive else f"exit {_EXIT_ISDIR}"
         script = (
-            f"_in \"$(dirname -- {q})\"\n"
+            f'_in "$(dirname -- {q})"\n'
             f"if [ -d {q} ] && [ ! -L {q} ]; then {folder}; else rm -f -- {q} || exit {_EXIT_IO}; fi"
         )
         await self._script(script, path=path)
@@ -321,7 +321,6 @@ class E2BWorkspace(Workspace):
         """Best effort: envd already ends a process whose stream deadline passed."""
         with contextlib.suppress(Exception):
             await handle.kill()
-
 
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None

@@ -261,7 +261,7 @@ class FsspecWorkspace(Workspace):
         return results
 
     async def _drop_segments(self, rel: str) -> None:
-        for name in (await self._fs.find(self._full(rel) + _SEGMENTS)):
+        for name in await self._fs.find(self._full(rel) + _SEGMENTS):
             await self._fs.call("rm_file", name)
         self._next_segment.pop(rel, None)
 

@@ -341,7 +341,7 @@ async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], remove
             while pos >= 0:
                 start = pos + len(_DATA_URL)
                 end = start
-                while end < len(data) and data[end : end + 1] not in b'"\'<> \n\\)':
+                while end < len(data) and data[end : end + 1] not in b"\"'<> \n\\)":
                     end += 1
                 found.add("data/" + data[start:end].decode("utf-8", "replace"))
                 pos = data.find(_DATA_URL, end)
@@ -375,8 +375,13 @@ async def _remove_all(
                     await ws._remove(victim.path + side)
             parts = victim.path.split("/")
             if victim.reason != "expired-session" and parts[0] == "sessions" and not parts[-1].startswith(_TEMP):
-                entry = {"time": round(time.time(), 3), "kind": "gc", "ref": ws.reference(victim.path),
-                         "status": "removed", "reason": victim.reason}
+                entry = {
+                    "time": round(time.time(), 3),
+                    "kind": "gc",
+                    "ref": ws.reference(victim.path),
+                    "status": "removed",
+                    "reason": victim.reason,
+                }
                 ledger_lines.setdefault(parts[1], []).append(json.dumps(entry, separators=(",", ":")))
         report.removed.append(victim)
         if progress is not None:

@@ -148,8 +148,10 @@ class FileTools:
         line_len = 0
         started = False  # the current line has bytes (counted even before ``offset``)
         while pos < info.size:
-            chunk = first_chunk if pos == 0 and first_chunk is not None else await self._read(
-                rel, pos, min(info.size, pos + _CHUNK)
+            chunk = (
+                first_chunk
+                if pos == 0 and first_chunk is not None
+                else await self._read(rel, pos, min(info.size, pos + _CHUNK))
             )
             if not chunk:
                 break
@@ -359,7 +361,10 @@ class FileTools:
                         "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line, 1-based"},
                         "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Lines to show"},
                         "column": {
-                            "type": "integer", "minimum": 1, "default": 1, "description": "First byte of each line",
+                            "type": "integer",
+                            "minimum": 1,
+                            "default": 1,
+                            "description": "First byte of each line",
                         },
                     },
                     "required": ["path"],
@@ -405,4 +410,3 @@ def _positive(**values: int) -> None:
     for name, value in values.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-

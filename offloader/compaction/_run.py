@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
+
 class _Run:
     """State of one ``compact`` call."""
 
@@ -108,7 +109,11 @@ class _Run:
         if self.c.mode == "collect":
             await self._collect()
             return CompactionResult(
-                list(v.originals), "none", before, before, w,
+                list(v.originals),
+                "none",
+                before,
+                before,
+                w,
                 entries=tuple(public_entry(e) for e in self.changed),
                 trigger=self.classify(before),
                 extra={"mode": "collect"},
@@ -142,7 +147,12 @@ class _Run:
             if target is not None and reason is None and self.total() >= target:
                 reason = f"the task map ({self.map_tokens} tokens) grew during this call past the target {target}"
         return CompactionResult(
-            self._output(), self.applied, before, self.total(), w, target,
+            self._output(),
+            self.applied,
+            before,
+            self.total(),
+            w,
+            target,
             references=tuple(dict.fromkeys(self.refs)),
             entries=tuple(public_entry(e) for e in self.changed),
             reason=reason,
@@ -254,8 +264,15 @@ class _Run:
         for (i, _b, block, key), ex in zip(missing, exchanges, strict=True):
             s = answers.get(ex.id) or CallSummary(ex.id, ex.result_text[:300], 0, degraded=True)
             entry = Entry(
-                key=key, id=block.id, tool=ex.name, fp=_block_fp(block), msg_fp=v.fps[i], summary=s.summary,
-                score=s.score, degraded=s.degraded, tokens=self.c.counter.count(ex.result_text),
+                key=key,
+                id=block.id,
+                tool=ex.name,
+                fp=_block_fp(block),
+                msg_fp=v.fps[i],
+                summary=s.summary,
+                score=s.score,
+                degraded=s.degraded,
+                tokens=self.c.counter.count(ex.result_text),
                 failed=block.is_error,
             )
             self.state.entries[key] = entry
@@ -496,7 +513,12 @@ class _Run:
         e = self.state.entries.get(key)
         if e is None:
             e = Entry(
-                key=key, id=block.id, tool=block.name, fp=_block_fp(block), summary=text[:200], score=0,
+                key=key,
+                id=block.id,
+                tool=block.name,
+                fp=_block_fp(block),
+                summary=text[:200],
+                score=0,
                 failed=block.is_error,
             )
             self.state.entries[key] = e

@@ -37,8 +37,10 @@ def _digest(parts: Sequence[str]) -> str:
 
 def _fingerprint(obj: Any) -> str:
     """Stable content hash of a JSON-like value (sorted keys)."""
-    raw = obj if isinstance(obj, str) else json.dumps(
-        obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+    raw = (
+        obj
+        if isinstance(obj, str)
+        else json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     )
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -82,8 +84,8 @@ def _render_blocks(blocks: Sequence[Block], parts: list[str]) -> int:
 
 
 def _is_user_turn(msg: Message) -> bool:
-    return msg.role == "user" and not msg.tool_results and any(
-        isinstance(b, TextBlock | DataBlock) for b in msg.content
+    return (
+        msg.role == "user" and not msg.tool_results and any(isinstance(b, TextBlock | DataBlock) for b in msg.content)
     )
 
 

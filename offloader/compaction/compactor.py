@@ -49,6 +49,7 @@ __all__ = ["ContextCompactor"]
 _log = logging.getLogger(__name__)
 _TEXT_CACHE_LIMIT = 20_000
 
+
 class ContextCompactor:
     """Keeps a conversation under ``window`` tokens; see the module docstring.
 
@@ -268,4 +269,3 @@ def _default_counter() -> TokenCounter:
         counter: TokenCounter = factory()
         return counter
     return HeuristicCounter()
-

@@ -54,9 +54,7 @@ class CompactionPolicy:
                 f"{self.mild_ratio}, {self.aggressive_ratio}, {self.emergency_ratio}"
             )
         if not 0 < self.emergency_target_ratio < self.emergency_ratio:
-            raise ValueError(
-                f"need 0 < emergency_target_ratio < emergency_ratio, got {self.emergency_target_ratio}"
-            )
+            raise ValueError(f"need 0 < emergency_target_ratio < emergency_ratio, got {self.emergency_target_ratio}")
         if not 0 <= self.protect_recent_ratio <= 1:
             raise ValueError(f"protect_recent_ratio must be in [0, 1], got {self.protect_recent_ratio}")
         if not 0 <= self.system_overhead_ratio < 1:

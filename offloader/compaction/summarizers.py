@@ -38,8 +38,24 @@ MAX_SUMMARY_CHARS = 200
 _DEGRADED_CHARS = 300
 _ERROR_WORDS = ("error", "fail", "exception", "traceback", "fatal", "denied")
 _OUTCOME_WORDS = (
-    "passed", "succe", "total", "count", "status", "exit", "result", "done", "complete",
-    "found", "rows", "items", "files", "matches", "tests", "warning", "not found", "timed out",
+    "passed",
+    "succe",
+    "total",
+    "count",
+    "status",
+    "exit",
+    "result",
+    "done",
+    "complete",
+    "found",
+    "rows",
+    "items",
+    "files",
+    "matches",
+    "tests",
+    "warning",
+    "not found",
+    "timed out",
 )
 _HEAD_CHARS = 100_000  # the first error line is searched for in the head of huge results
 _TAIL_CHARS = 8_000  # status and count lines are searched for in the tail

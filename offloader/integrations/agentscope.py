@@ -56,9 +56,7 @@ def agentscope_tool(tool: Tool, *, name: str | None = None) -> FunctionTool:
     )
 
 
-def agentscope_tools(
-    workspace: Workspace, *, prefix: str = "", extra: Sequence[Tool] = ()
-) -> list[FunctionTool]:
+def agentscope_tools(workspace: Workspace, *, prefix: str = "", extra: Sequence[Tool] = ()) -> list[FunctionTool]:
     """The workspace's Read / Grep / Glob (plus ``extra`` tools) as AgentScope tools.
 
     ``prefix`` (default none) is prepended to each name, e.g. ``prefix="Workspace"``

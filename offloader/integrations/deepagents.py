@@ -147,7 +147,7 @@ class WorkspaceBackend(BackendProtocol):
         prefix = rel + "/" if rel else ""
         entries: dict[str, DeepFileInfo] = {}
         for info in files:
-            head, sep, _ = info.path[len(prefix):].partition("/")
+            head, sep, _ = info.path[len(prefix) :].partition("/")
             if sep:
                 entries.setdefault(head, {"path": self._virtual(prefix + head) + "/", "is_dir": True, "size": 0})
             else:
@@ -168,8 +168,9 @@ class WorkspaceBackend(BackendProtocol):
                 return ReadResult(error=f"File '{file_path}' not found")
             if _get_backend_read_file_type(rel) != "text":
                 raw = await self.workspace.read_bytes(rel)
-                return ReadResult(file_data={"content": base64.standard_b64encode(raw).decode("ascii"),
-                                             "encoding": "base64"})
+                return ReadResult(
+                    file_data={"content": base64.standard_b64encode(raw).decode("ascii"), "encoding": "base64"}
+                )
             return await self._read_window(rel, info.size, file_path, offset, limit)
         except (WorkspaceError, OSError, ValueError, TypeError) as exc:
             return ReadResult(error=f"Error reading file '{file_path}': {exc}")
@@ -242,16 +243,16 @@ class WorkspaceBackend(BackendProtocol):
     def write(self, file_path: str, content: str) -> WriteResult:
         return self._sync(self.awrite, file_path, content)
 
-    async def aedit(self, file_path: str, old_string: str, new_string: str,
-                    replace_all: bool = False) -> EditResult:
+    async def aedit(self, file_path: str, old_string: str, new_string: str, replace_all: bool = False) -> EditResult:
         try:
             rel = self._rel(file_path)
             await self._ready()
             if not rel or await self.workspace.stat(rel) is None:
                 return EditResult(error=f"Error: File '{file_path}' not found")
             text = (await self.workspace.read_bytes(rel)).decode("utf-8")
-            outcome = perform_string_replacement(text, old_string.replace("\r\n", "\n"),
-                                                 new_string.replace("\r\n", "\n"), replace_all)
+            outcome = perform_string_replacement(
+                text, old_string.replace("\r\n", "\n"), new_string.replace("\r\n", "\n"), replace_all
+            )
             if isinstance(outcome, str):
                 return EditResult(error=outcome)
             new_text, occurrences = outcome
@@ -260,14 +261,14 @@ class WorkspaceBackend(BackendProtocol):
             return EditResult(error=f"Error editing file '{file_path}': {exc}")
         return EditResult(path=self._virtual(rel), occurrences=int(occurrences))
 
-    def edit(self, file_path: str, old_string: str, new_string: str,
-             replace_all: bool = False) -> EditResult:
+    def edit(self, file_path: str, old_string: str, new_string: str, replace_all: bool = False) -> EditResult:
         return self._sync(self.aedit, file_path, old_string, new_string, replace_all)
 
     # ------------------------------------------------------------ grep / glob
 
-    async def agrep(self, pattern: str, path: str | None = None, glob: str | None = None, *,
-                    max_count: int | None = None) -> GrepResult:
+    async def agrep(
+        self, pattern: str, path: str | None = None, glob: str | None = None, *, max_count: int | None = None
+    ) -> GrepResult:
         """Literal (not regex) search, as deepagents specifies; linear time whatever the input."""
         try:
             regex = _text.compile_pattern(pattern, literal=True)
@@ -292,16 +293,18 @@ class WorkspaceBackend(BackendProtocol):
             budget = None if max_count is None else max_count - len(matches)
             hits, total = _text.search(data, regex, max_matches=budget)
             for hit in hits:
-                matches.append({"path": self._virtual(info.path), "line": hit.line_no,
-                                "text": hit.text.decode("utf-8", "replace")})
+                matches.append(
+                    {"path": self._virtual(info.path), "line": hit.line_no, "text": hit.text.decode("utf-8", "replace")}
+                )
             if budget is not None and total > budget:
                 truncated = True
                 break
         error = f"Skipped files larger than {self.max_grep_file_bytes} bytes: {', '.join(skipped)}" if skipped else None
         return GrepResult(error=error, matches=matches, truncated=truncated)
 
-    def grep(self, pattern: str, path: str | None = None, glob: str | None = None, *,
-             max_count: int | None = None) -> GrepResult:
+    def grep(
+        self, pattern: str, path: str | None = None, glob: str | None = None, *, max_count: int | None = None
+    ) -> GrepResult:
         return self._sync(lambda: self.agrep(pattern, path, glob, max_count=max_count))
 
     async def aglob(self, pattern: str, path: str | None = None) -> GlobResult:
@@ -378,8 +381,9 @@ class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
     ``max_output_bytes`` (default 1 MB) caps what comes back, flagged ``truncated``.
     """
 
-    def __init__(self, workspace: Workspace, *, default_timeout: float = 120.0,
-                 max_output_bytes: int = 1 << 20, **options: Any) -> None:
+    def __init__(
+        self, workspace: Workspace, *, default_timeout: float = 120.0, max_output_bytes: int = 1 << 20, **options: Any
+    ) -> None:
         super().__init__(workspace, **options)
         self.default_timeout = default_timeout
         self.max_output_bytes = max_output_bytes
@@ -401,13 +405,20 @@ class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
         except UnsupportedOperation as exc:
             return ExecuteResponse(output=f"Error: {exc}", exit_code=None)
         except TimeoutError:
-            return ExecuteResponse(output=f"Error: command timed out after {limit:g}s: {shlex.quote(command)}",
-                                   exit_code=124)
-        data = result.stdout + (b"\n" if result.stdout and result.stderr and not result.stdout.endswith(b"\n")
-                                else b"") + result.stderr
+            return ExecuteResponse(
+                output=f"Error: command timed out after {limit:g}s: {shlex.quote(command)}", exit_code=124
+            )
+        data = (
+            result.stdout
+            + (b"\n" if result.stdout and result.stderr and not result.stdout.endswith(b"\n") else b"")
+            + result.stderr
+        )
         truncated = len(data) > self.max_output_bytes
-        return ExecuteResponse(output=data[: self.max_output_bytes].decode("utf-8", "replace"),
-                               exit_code=result.exit_code, truncated=truncated)
+        return ExecuteResponse(
+            output=data[: self.max_output_bytes].decode("utf-8", "replace"),
+            exit_code=result.exit_code,
+            truncated=truncated,
+        )
 
 
 def _file_info(path: str, info: FileInfo) -> DeepFileInfo:
@@ -416,4 +427,3 @@ def _file_info(path: str, info: FileInfo) -> DeepFileInfo:
     if modified:
         entry["modified_at"] = modified
     return entry
-

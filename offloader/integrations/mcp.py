@@ -32,15 +32,15 @@ __all__ = ["OFFLOAD_TOOL_NAME", "build_mcp_server", "mcp_tools", "offload_tool",
 
 OFFLOAD_TOOL_NAME = "offload"
 _DEFAULT_MAX_OFFLOAD_BYTES = 50 * 1024 * 1024
-_READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                   open_world_hint=False)
-_APPEND_ONLY = types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                     open_world_hint=False)
+_READ_ONLY = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+_APPEND_ONLY = types.ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
 
 
-def offload_tool(
-    workspace: Workspace, *, session_id: str = "mcp", max_bytes: int = _DEFAULT_MAX_OFFLOAD_BYTES
-) -> Tool:
+def offload_tool(workspace: Workspace, *, session_id: str = "mcp", max_bytes: int = _DEFAULT_MAX_OFFLOAD_BYTES) -> Tool:
     """A tool that stores text in the workspace and returns its reference.
 
     The text is stored whole as a tool result of session ``session_id``
@@ -61,8 +61,9 @@ def offload_tool(
         sid = session_id if session is None else session
         if not isinstance(sid, str) or not sid:
             raise ValueError("session must be a non-empty string")
-        result = ToolResultBlock(id=f"{OFFLOAD_TOOL_NAME}-{uuid.uuid4().hex[:12]}", name=name,
-                                 content=(TextBlock(content),))
+        result = ToolResultBlock(
+            id=f"{OFFLOAD_TOOL_NAME}-{uuid.uuid4().hex[:12]}", name=name, content=(TextBlock(content),)
+        )
         ref = await workspace.offload_tool_result(sid, result)
         lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
         return f"Stored {size} bytes ({lines} lines) at {ref}\nRead it back with Read (offset/limit) or Grep."
@@ -75,8 +76,11 @@ def offload_tool(
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The text to store, whole"},
-                "name": {"type": "string", "default": "content",
-                         "description": "A label, e.g. the tool that produced it"},
+                "name": {
+                    "type": "string",
+                    "default": "content",
+                    "description": "A label, e.g. the tool that produced it",
+                },
                 "session": {"type": "string", "description": f"Session id (default {session_id!r})"},
             },
             "required": ["content"],
@@ -85,8 +89,9 @@ def offload_tool(
     )
 
 
-def mcp_tools(workspace: Workspace, *, session_id: str = "mcp", include_offload: bool = True,
-              include_retrieval: bool = True) -> list[Tool]:
+def mcp_tools(
+    workspace: Workspace, *, session_id: str = "mcp", include_offload: bool = True, include_retrieval: bool = True
+) -> list[Tool]:
     """The tools the server exposes: Read, Grep, Glob, ``retrieve_offloaded_content``, ``offload``."""
     tools = list(workspace.tools())
     if include_retrieval:
@@ -99,8 +104,9 @@ def mcp_tools(workspace: Workspace, *, session_id: str = "mcp", include_offload:
     return tools
 
 
-def build_mcp_server(workspace: Workspace, tools: Sequence[Tool] | None = None, *,
-                     name: str = "offloader") -> Server[Any]:
+def build_mcp_server(
+    workspace: Workspace, tools: Sequence[Tool] | None = None, *, name: str = "offloader"
+) -> Server[Any]:
     """A low-level MCP server answering ``tools/list`` and ``tools/call`` with ``tools``.
 
     ``tools`` defaults to :func:`mcp_tools` over ``workspace``. The workspace is

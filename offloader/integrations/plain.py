@@ -100,8 +100,9 @@ class TurnContext:
         self.workspace = workspace
         self.session_id = session_id
         self.offloader = offloader or ContextOffloader(workspace, max_result_tokens, preview_tokens)
-        self.compactor = compactor if compactor is not None else (
-            ContextCompactor(workspace, window=window) if compact else None)
+        self.compactor = (
+            compactor if compactor is not None else (ContextCompactor(workspace, window=window) if compact else None)
+        )
         self.last_compaction: CompactionResult | None = None
 
     def tools(self) -> list[Tool]:
@@ -148,8 +149,9 @@ def _remember_calls(msg: Any, names: dict[str, str]) -> None:
 
 async def _offload_in_message(offloader: ContextOffloader, sid: str, msg: Any, names: dict[str, str]) -> Any:
     if isinstance(msg, Message):
-        blocks = [await _offload_block(offloader, sid, b, names) if isinstance(b, ToolResultBlock) else b
-                  for b in msg.content]
+        blocks = [
+            await _offload_block(offloader, sid, b, names) if isinstance(b, ToolResultBlock) else b for b in msg.content
+        ]
         if all(a is b for a, b in zip(blocks, msg.content, strict=True)):
             return msg
         return Message(msg.role, tuple(blocks), msg.name, msg.id)

@@ -56,8 +56,11 @@ def strands_tool(tool: Tool) -> AgentTool:
         else:
             outcome = await tool.invoke(arguments)
             outcome_text, is_error = outcome.text, outcome.is_error
-        return {"toolUseId": tool_use["toolUseId"], "status": "error" if is_error else "success",
-                "content": [{"text": outcome_text}]}
+        return {
+            "toolUseId": tool_use["toolUseId"],
+            "status": "error" if is_error else "success",
+            "content": [{"text": outcome_text}],
+        }
 
     return PythonAgentTool(tool.name, spec, run)
 
@@ -110,8 +113,12 @@ class OffloaderPlugin(Plugin):
         if session_id is not None and (not isinstance(session_id, str) or not session_id):
             raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
         self.offloader = ContextOffloader(
-            storage, max_result_tokens, preview_tokens, counter,
-            include_retrieval_tool=include_retrieval_tool, should_offload=should_offload,
+            storage,
+            max_result_tokens,
+            preview_tokens,
+            counter,
+            include_retrieval_tool=include_retrieval_tool,
+            should_offload=should_offload,
             exclude_tools=exclude_tools,
         )
         self.storage = storage
@@ -141,5 +148,6 @@ class OffloaderPlugin(Plugin):
         if getattr(event.selected_tool, "delegate", False):  # an agent-as-tool's answer is the final answer
             return
         name = str(event.tool_use.get("name", ""))
-        event.result = await self.offloader.process_tool_result(self._session(event.agent), event.result,
-                                                                tool_name=name)
+        event.result = await self.offloader.process_tool_result(
+            self._session(event.agent), event.result, tool_name=name
+        )
