@@ -248,7 +248,7 @@ def test_grep_searches_content_not_ledgers(populated: Path) -> None:
 
 def test_streaming_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: Path) -> None:
     """Outputs over 8 MB are previewed in one bounded-memory pass, with true line numbers."""
-    from offloader.cli import _scan_for_preview
+    from offloader.cli.run_preview import scan_for_preview as _scan_for_preview
 
     path = tmp_path / "big.txt"
     with open(path, "w") as f:

@@ -1,0 +1,5 @@
+"""``python -m offloader.cli``."""
+
+from offloader.cli import main
+
+main()

@@ -1,0 +1,26 @@
+"""``offload mcp``: serve the workspace tools over MCP."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["mcp"]
+
+
+@click.command()
+@click.option("--workdir", default=".offload", show_default=True, help="Workspace folder.")
+@click.option(
+    "--http",
+    "port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.",
+)
+def mcp(workdir: str, port: int | None) -> None:
+    """Serve the workspace's Read, Grep, Glob, retrieve and offload tools over MCP."""
+    from offloader.integrations.mcp import run_mcp_server
+
+    if port is None:
+        run_mcp_server(workdir)
+    else:
+        run_mcp_server(workdir, "streamable-http", port=port)
