@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s bench``."""
+"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s docs``, ``nox -s bench``."""
 
 from __future__ import annotations
 
@@ -33,3 +33,10 @@ def bench(session: nox.Session) -> None:
         scripts = [s for s in scripts if any(p in s for p in session.posargs)]
     for script in scripts:
         session.run("python", script)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation site; ``--strict`` fails on broken links and references."""
+    session.install("-e", ".[docs]")
+    session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
