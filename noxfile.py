@@ -37,6 +37,7 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the documentation site; ``--strict`` fails on broken links and references."""
+    """Draw the figures from data, then build the site; ``--strict`` fails on broken links and references."""
     session.install("-e", ".[docs]")
+    session.run("python", "docs/gen_figures.py")
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
