@@ -19,7 +19,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
-    paths = ("offloader", "workspaces", "tests", "benchmarks", "examples", "noxfile.py")
+    paths = ("offloader", "workspaces", "tests", "benchmarks", "examples", "docs", "noxfile.py")
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
