@@ -230,3 +230,30 @@ def test_readme_demo_table_is_what_the_demo_prints(demo_output: str) -> None:
     shown = [s for s in parse(ROOT / "README.md") if s.code.startswith("Tokens in the agent's context")]
     assert len(shown) == 1
     _same(shown[0].code, table, shown[0].where)
+
+
+# ---------------------------------------------------------------- the repository stands on its own
+
+_REPO_PATH = re.compile(
+    r"\b(?:tests|examples|benchmarks|workspaces|offloader|docs|\.ci)/[\w./-]+\.(?:py|json|sh|md|yml|svg)\b"
+)
+#: Paths a command writes (the text says which); they need not be committed.
+_WRITTEN_BY_A_RUN = {"benchmarks/results/bench_offload.json"}
+
+
+def test_every_file_the_docs_name_is_in_the_repository() -> None:
+    missing = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for path in sorted(set(_REPO_PATH.findall(text)) - _WRITTEN_BY_A_RUN):
+            if not (ROOT / path).exists():
+                missing.append(f"{page.relative_to(ROOT)}: {path}")
+        for outside in ("DESIGN.md", "../shared"):
+            if outside in text:
+                missing.append(f"{page.relative_to(ROOT)}: refers to {outside}, which is not in the repository")
+    assert not missing, missing
+
+
+def test_readme_fits_on_a_screen() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, f"README.md has {lines} lines; move detail into docs/"
