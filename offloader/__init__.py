@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     )
     from .retrieval import retrieval_tool, retrieve
 
+#: The package version: its one source (pyproject.toml reads it from here).
 __version__ = "0.1.0"
 
 # Loaded on first use: compaction is sizeable, and retrieval imports ``workspaces``

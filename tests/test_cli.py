@@ -55,9 +55,10 @@ def test_run_keeps_stdout_and_stderr_apart(tmp_path: Path) -> None:
     done = _cli("run", "--workdir", str(tmp_path / "ws"), "--json", "--", sys.executable, "-c", script)
     info = json.loads(done.output)
     text = Path(info["ref"]).read_text()
-    out, err = text.split("\n[stderr]\n")
-    assert out.splitlines() == [f"out {i}" for i in range(3000)]
-    assert err.splitlines() == [f"err {i}" for i in range(3000)]
+    lines = text.splitlines()
+    assert [x for x in lines if not x.startswith("[stderr] ")] == [f"out {i}" for i in range(3000)]
+    assert [x for x in lines if x.startswith("[stderr] ")] == [f"[stderr] err {i}" for i in range(3000)]
+    assert info["stderr_lines"] == 3000 and info["lines"] == 6000
 
 
 def test_run_json_reports_exit_code_and_reference(tmp_path: Path) -> None:

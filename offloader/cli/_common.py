@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -14,7 +16,9 @@ if TYPE_CHECKING:
     from workspaces.base import Workspace
 
 __all__ = [
+    "DEFAULT_WORKDIR",
     "WORKDIR_HELP",
+    "Settings",
     "emit_json",
     "human_age",
     "human_bytes",
@@ -24,18 +28,41 @@ __all__ = [
     "open_workspace",
     "parse_duration",
     "parse_size",
+    "require_workdir",
+    "resolve_workdir",
     "run_async",
     "table",
     "with_ws",
     "workdir_option",
 ]
 
-WORKDIR_HELP = "Workspace folder, or an fsspec URL (s3://bucket/prefix) where the command allows it."
+DEFAULT_WORKDIR = ".offload"
+WORKDIR_HELP = (
+    "Workspace folder, or an fsspec URL (s3://bucket/prefix) where the command allows it. "
+    "Default: the global --workdir ($OFFLOAD_WORKDIR), else ./.offload."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The group's global options, shared with every command through the click context."""
+
+    workdir: str | None = None
+    verbose: int = 0
+
+
+def resolve_workdir(ctx: click.Context, workdir: str | None) -> str:
+    """The command's own ``--workdir``, else the global one (or ``$OFFLOAD_WORKDIR``), else ./.offload."""
+    if workdir:
+        return workdir
+    settings = ctx.find_object(Settings)
+    return (settings.workdir if settings is not None else None) or DEFAULT_WORKDIR
 
 
 def workdir_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--workdir`` on a command; the command receives the resolved folder or URL."""
     return click.option(
-        "--workdir", default=".offload", show_default=True, envvar="OFFLOAD_WORKDIR", help=WORKDIR_HELP
+        "--workdir", default=None, help=WORKDIR_HELP, callback=lambda ctx, _param, value: resolve_workdir(ctx, value)
     )(f)
 
 
@@ -60,7 +87,22 @@ def open_workspace(workdir: str) -> Workspace:
     return LocalWorkspace(workdir.removeprefix("file://"))
 
 
+def require_workdir(workdir: str) -> None:
+    """A clear error when a local workdir does not exist: only offloading creates one."""
+    if is_url(workdir):
+        return  # object stores have no folders to create
+    folder = workdir.removeprefix("file://")
+    if not os.path.isdir(folder):
+        what = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise click.ClickException(
+            f"no workspace at {os.path.abspath(folder)}: it {what} (only offloading creates one; "
+            "give --workdir or set OFFLOAD_WORKDIR)"
+        )
+
+
 async def with_ws(workdir: str, fn: Callable[[Any], Any]) -> Any:
+    """Run ``fn(workspace)`` on an existing workspace; nothing is created."""
+    require_workdir(workdir)
     async with open_workspace(workdir) as ws:
         return await fn(ws)
 

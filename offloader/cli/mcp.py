@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from ._common import workdir_option
+
 __all__ = ["mcp"]
 
 
 @click.command()
-@click.option("--workdir", default=".offload", show_default=True, help="Workspace folder.")
+@workdir_option
 @click.option(
     "--http",
     "port",

@@ -1,35 +1,31 @@
-"""``offload run``: run a command, stream its output to the workspace, print it or a preview."""
+"""``offload run``: run a command, store its output in the workspace, print it or a preview."""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
-import shutil
-import subprocess
+import signal
 import sys
-from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import anyio
 import click
 
-from ._common import emit_json, is_url, json_option
-from .run_preview import CHUNK, scan_for_preview
+from offloader.streams import STDERR_MARK
+
+from ._child import Capture, capture, exit_status, forward_signals
+from ._common import emit_json, is_url, json_option, resolve_workdir
+from .run_preview import SNIFF_BYTES, preview_output, sniff_binary
 
 __all__ = ["run"]
 
-#: Outputs up to this size get ``offloader.preview.make_preview`` (reads the file);
-#: larger ones a streaming head / signal lines / tail preview in bounded memory.
-_PREVIEW_IN_MEMORY = 8 << 20
 
-
-@click.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option(
     "--workdir",
-    default=".offload",
-    show_default=True,
-    envvar="OFFLOAD_WORKDIR",
-    help="Workspace folder (local: the output is streamed to disk).",
+    default=None,
+    help="Workspace folder (a local disk: the output is streamed there). Default: the global --workdir.",
 )
 @click.option("--session", "session_id", default="cli", show_default=True, help="Session id.")
 @click.option(
@@ -46,105 +42,110 @@ _PREVIEW_IN_MEMORY = 8 << 20
     type=click.IntRange(min=1),
     help="Size of the preview printed instead.",
 )
+@click.option(
+    "--tee/--quiet",
+    default=None,
+    help="Echo the command's output live as it arrives (stdout to stdout, stderr to stderr). "
+    "Default: on when stdout is a terminal and --json is not given; off when piped (an agent reads only the "
+    "preview). --quiet never echoes.",
+)
+@click.option(
+    "--pty",
+    "pty_mode",
+    is_flag=True,
+    help="Run the command on a pseudo-terminal, so tools that colour or buffer differently on a terminal "
+    "behave as they do interactively. A terminal has one stream: everything is stored as stdout.",
+)
 @json_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.pass_context
 def run(
-    workdir: str, session_id: str, max_tokens: int, preview_tokens: int, as_json: bool, command: tuple[str, ...]
+    ctx: click.Context,
+    workdir: str | None,
+    session_id: str,
+    max_tokens: int,
+    preview_tokens: int,
+    tee: bool | None,
+    pty_mode: bool,
+    as_json: bool,
+    command: tuple[str, ...],
 ) -> None:
     """Run COMMAND; print its output, or a preview and a reference when it is large.
 
-    stdout and stderr go straight to files in the workspace (never into memory),
-    are kept apart (stderr follows stdout under a ``[stderr]`` marker), and the
-    preview keeps the head, the error/failure lines and the tail, with line
-    numbers. Exits with the command's exit code.
+    Both streams go straight to one file in the workspace (never into memory),
+    lines in arrival order, each stderr line starting with "[stderr] ". Large
+    output is kept there whole; the preview keeps the head, the error/failure
+    lines and the tail, with line numbers. Binary output is summarized, not
+    printed.
+
+    Exits with the command's exit code (128+N when a signal N killed it). On
+    SIGINT (Ctrl-C), SIGTERM or SIGHUP the signal is forwarded to the command's
+    process group; what was captured is still stored and previewed, and offload
+    exits with 128+N.
     """
     if preview_tokens >= max_tokens:
         raise click.BadParameter("--preview-tokens must be smaller than --max-tokens")
+    workdir = resolve_workdir(ctx, workdir)
     if is_url(workdir):
         raise click.BadParameter("run streams output to a local disk; give a folder", param_hint="--workdir")
+    if tee is None:
+        tee = not as_json and sys.stdout.isatty()
     from workspaces import LocalWorkspace
     from workspaces.errors import NotEnoughSpace
 
     ws = LocalWorkspace(workdir)
     folder = os.path.join(str(ws.path), ws.session_dir(session_id))
-    created = [p for p in (os.path.dirname(folder), folder) if not os.path.isdir(p)]
+    created = [p for p in (str(ws.path), os.path.dirname(folder), folder) if not os.path.isdir(p)]
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
         raise click.ClickException(f"cannot create {folder}: {exc}") from exc
-    out_path = os.path.join(folder, f".tmp-run-{secrets.token_hex(6)}")
-    err_path = out_path + "-stderr"
-    try:
+    tmp = os.path.join(folder, f".tmp-run-{secrets.token_hex(6)}")
+    with forward_signals() as forwarder:
         try:
-            code, failure = _run_streaming(command, out_path, err_path)
-        except FileNotFoundError:
-            click.echo(f"offload: command not found: {command[0]}", err=True)
-            sys.exit(127)
-        except PermissionError:
-            click.echo(f"offload: permission denied: {command[0]}", err=True)
-            sys.exit(126)
-        try:
-            if failure is not None:
-                _raise_space(failure)
-            outcome = anyio.run(
-                _finish_run, ws, session_id, command, code, out_path, err_path, max_tokens, preview_tokens
-            )
-        except NotEnoughSpace as exc:
-            click.echo(f"offload: {exc}; output not kept", err=True)
-            sys.exit(code or 1)
-    finally:
-        for p in (out_path, err_path):
-            if os.path.lexists(p):
-                os.unlink(p)
-        for d in reversed(created):  # small output: leave no empty session behind
+            with open(tmp, "xb", buffering=0) as dst:
+                try:
+                    done = capture(command, dst, forwarder, tee=tee, pty_mode=pty_mode)
+                except FileNotFoundError:
+                    _fail(f"command not found: {command[0]}", 127)
+                except PermissionError:
+                    _fail(f"permission denied: {command[0]}", 126)
             try:
-                os.rmdir(d)
-            except OSError:
-                break  # not empty: something was offloaded (or another writer is there)
-    if as_json:
-        emit_json({"exit_code": code, **outcome})
-    else:
-        click.echo(outcome["text"])
+                if done.failure is not None:
+                    _raise_space(done.failure)
+                outcome = anyio.run(
+                    _finish_run, ws, session_id, command, done, forwarder.first, tmp, max_tokens, preview_tokens
+                )
+            except NotEnoughSpace as exc:
+                _fail(f"{exc}; output not kept", exit_status(done.returncode, forwarder.first) or 1)
+        finally:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            for d in reversed(created):  # small output: leave no empty session (or workdir) behind
+                try:
+                    os.rmdir(d)
+                except OSError:
+                    break  # not empty: something was offloaded (or another writer is there)
+        code = exit_status(done.returncode, forwarder.first)
+        outcome["exit_code"] = code
+        try:
+            if as_json:
+                emit_json(outcome)
+            elif outcome["offloaded"] or not tee:
+                click.echo(outcome["text"] + (f"\n[exit code {code}]" if code and not outcome["offloaded"] else ""))
+            elif code:
+                click.echo(f"[exit code {code}]", err=True)
+        except OSError:
+            pass  # stdout is gone (a hung-up terminal, a closed pipe); the output is stored
     sys.exit(code)
 
 
-def _run_streaming(command: Sequence[str], out_path: str, err_path: str) -> tuple[int, OSError | None]:
-    """Run ``command``, copying stdout and stderr to two files in 1 MB chunks (bounded memory).
-
-    The copy goes through this process (not a file handed to the child) so a
-    full disk is seen here; the pipes are still drained to the end so the
-    command finishes normally and its exit code is kept.
-    """
-    import threading
-
-    proc = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    failures: list[OSError] = []
-
-    def pump(fd: int, path: str) -> None:
-        with open(path, "wb", buffering=0) as dst:
-            while chunk := os.read(fd, CHUNK):
-                if failures:
-                    continue  # keep draining so the command is never blocked
-                try:
-                    view = memoryview(chunk)
-                    while view:
-                        view = view[dst.write(view) or 0 :]
-                except OSError as exc:
-                    failures.append(exc)
-
-    assert proc.stdout is not None and proc.stderr is not None
-    threads = [threading.Thread(target=pump, args=(proc.stderr.fileno(), err_path), daemon=True)]
-    threads[0].start()
-    pump(proc.stdout.fileno(), out_path)
-    threads[0].join()
-    proc.stdout.close()
-    proc.stderr.close()
-    return proc.wait(), (failures[0] if failures else None)
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(f"offload: {message}", err=True)
+    sys.exit(code)
 
 
 def _raise_space(exc: OSError) -> NoReturn:
-    import errno
-
     from workspaces.errors import NotEnoughSpace
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -156,49 +157,51 @@ async def _finish_run(
     ws: Any,
     session_id: str,
     command: tuple[str, ...],
-    code: int,
-    out_path: str,
-    err_path: str,
+    done: Capture,
+    signum: int | None,
+    tmp: str,
     max_tokens: int,
     preview_tokens: int,
 ) -> dict[str, Any]:
-    """Print small output whole; otherwise move the streamed file into place and preview it."""
+    """Small output whole; otherwise move the stored file into place and preview it. Stable keys."""
     from offloader.naming import safe_name
     from offloader.tokens import MAX_CHARS_PER_TOKEN, default_counter, exceeds
 
+    size = done.bytes
+    outcome: dict[str, Any] = {
+        "exit_code": 0,
+        "offloaded": False,
+        "ref": None,
+        "bytes": size,
+        "lines": done.lines,
+        "stderr_lines": done.stderr_lines,
+        "binary": False,
+        "signal": signal.Signals(signum).name if signum else None,
+        "text": "",
+    }
+    if size <= max_tokens * MAX_CHARS_PER_TOKEN:  # only then is the tokenizer worth loading
+
+        def read() -> bytes:
+            with open(tmp, "rb") as f:
+                return f.read()
+
+        raw = await anyio.to_thread.run_sync(read)
+        binary = sniff_binary(raw[:SNIFF_BYTES], size)
+        text = binary or raw.decode("utf-8", "replace").rstrip("\n")
+        if binary is not None or not exceeds(default_counter(), text, max_tokens):
+            outcome.update(binary=binary is not None, text=text)
+            return outcome
     async with ws:
-        n_out, n_err = os.path.getsize(out_path), os.path.getsize(err_path)
-        total = n_out + n_err
-        if total <= max_tokens * MAX_CHARS_PER_TOKEN:  # only then is the tokenizer worth loading
-            counter = default_counter()
-            stdout = _read_text(out_path)
-            stderr = _read_text(err_path)
-            combined = stdout + (f"\n[stderr]\n{stderr}" if stderr else "")
-            if not exceeds(counter, combined, max_tokens):
-                text = combined.rstrip("\n") + (f"\n[exit code {code}]" if code else "")
-                return {"offloaded": False, "text": text}
-
-        def assemble() -> str:
-            if n_err:
-                with open(out_path, "ab") as out, open(err_path, "rb") as err:
-                    out.write(b"\n[stderr]\n" if n_out else b"[stderr]\n")
-                    shutil.copyfileobj(err, out, CHUNK)
-            tid = f"run-{secrets.token_hex(6)}"
-            rel = f"{ws.session_dir(session_id)}/tool_result-{safe_name(tid)}.txt"
-            os.link(out_path, os.path.join(str(ws.path), rel))  # atomic, never overwrites
-            return rel
-
+        tid = f"run-{secrets.token_hex(6)}"
+        rel = f"{ws.session_dir(session_id)}/tool_result-{safe_name(tid)}.txt"
+        host = os.path.join(str(ws.path), rel)
         try:
-            rel = await anyio.to_thread.run_sync(assemble)
+            await anyio.to_thread.run_sync(os.link, tmp, host)  # atomic, never overwrites
         except OSError as exc:
             _raise_space(exc)
         ref = ws.reference(rel)
-        host = os.path.join(str(ws.path), rel)
-        size = os.path.getsize(host)
-        scan = await anyio.to_thread.run_sync(scan_for_preview, host, preview_tokens)
-        body = scan.render()
-        if size <= _PREVIEW_IN_MEMORY:  # small enough to read: the package's signal-keeping preview
-            body = (await anyio.to_thread.run_sync(_package_preview, host, preview_tokens)).splitlines()
+        preview = await anyio.to_thread.run_sync(preview_output, host, size, preview_tokens)
+        code = exit_status(done.returncode, signum)
         try:
             await ws._record(
                 session_id,
@@ -206,34 +209,31 @@ async def _finish_run(
                     "kind": "tool_result",
                     "ref": ref,
                     "tool": " ".join(" ".join(command).split())[:200],
-                    "tool_id": rel.rsplit("-", 1)[-1].removesuffix(".txt"),
+                    "tool_id": tid,
                     "bytes": size,
                     "tokens": (size + 3) // 4,
                     "status": "offloaded",
                     "is_error": code != 0,
                     "exit_code": code,
+                    "lines": preview.lines,
+                    "stderr_lines": done.stderr_lines,
                 },
             )
         except OSError:
             os.unlink(host)  # no ledger line: keep nothing half-recorded
             raise
-        header = [
-            f"[Offloaded: {scan.lines} lines, ~{(size + 3) // 4} tokens, exit code {code}"
-            + (f", {scan.signal_count} error/warning lines" if scan.signal_count else "")
-            + "]",
-            f"Full output: {ref}",
-            "Read it with your file tools (Read with offset/limit, Grep for a pattern).",
-        ]
-        return {"offloaded": True, "ref": ref, "bytes": size, "lines": scan.lines, "text": "\n".join(header + body)}
-
-
-def _package_preview(path: str, preview_tokens: int) -> str:
-    from offloader.preview import make_preview
-    from offloader.tokens import default_counter
-
-    return make_preview(_read_text(path), counter=default_counter(), preview_tokens=preview_tokens)
-
-
-def _read_text(path: str) -> str:
-    with open(path, "rb") as f:
-        return f.read().decode("utf-8", "replace")
+    notes = [f"exit code {code}"]
+    if signum:
+        notes.append(f"interrupted by {outcome['signal']}")
+    if preview.signal_count:
+        notes.append(f"{preview.signal_count} error/warning lines")
+    streams = f" ({done.stderr_lines} on stderr)" if done.stderr_lines else ""
+    header = [
+        f"[Offloaded: {preview.lines} lines{streams}, ~{(size + 3) // 4} tokens, {', '.join(notes)}]",
+        f"Full output: {ref}",
+        "Read it with your file tools (Read with offset/limit, Grep for a pattern)"
+        + (f'; stderr lines start with "{STDERR_MARK.strip()}".' if done.stderr_lines else "."),
+    ]
+    outcome.update(offloaded=True, ref=ref, lines=preview.lines, binary=preview.binary is not None)
+    outcome["text"] = "\n".join(header + preview.body)
+    return outcome

@@ -1,6 +1,9 @@
-"""The preview ``offload run`` prints for large output: head, signal lines and tail, in bounded memory.
+"""The preview ``offload run`` prints for large output, and its binary-output summary.
 
-Kept in one module so the preview engine can be swapped without touching the command.
+Kept in one module so the preview engine can be swapped without touching the
+command: :func:`preview_output` is the one call ``offload run`` makes. The stored
+file follows :mod:`offloader.streams` (stderr lines carry a mark; pass a line to
+``split_stream`` to learn its stream).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
-__all__ = ["CHUNK", "StreamPreview", "scan_for_preview"]
+__all__ = ["CHUNK", "RunPreview", "StreamPreview", "preview_output", "scan_for_preview", "sniff_binary"]
 
 _SIGNAL = re.compile(
     rb"(?i)\b(error|errors|fail|failed|failure|fatal|exception|traceback|panic|abort(ed)?|denied|"
@@ -96,3 +99,65 @@ def scan_for_preview(path: str, preview_tokens: int) -> StreamPreview:
         preview.add(no, carry, carry_len)
     preview.lines = no
     return preview
+
+
+#: Outputs up to this size get ``offloader.preview.make_preview`` (reads the file);
+#: larger ones the streaming head / signal lines / tail preview in bounded memory.
+_PREVIEW_IN_MEMORY = 8 << 20
+#: Bytes looked at to decide whether an output is binary.
+SNIFF_BYTES = 1 << 16
+_MAGIC = (
+    (b"\x1f\x8b", "gzip data"),
+    (b"PK\x03\x04", "zip archive"),
+    (b"\x89PNG", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"GIF8", "GIF image"),
+    (b"%PDF", "PDF document"),
+    (b"\x7fELF", "ELF executable"),
+    (b"BZh", "bzip2 data"),
+    (b"\xfd7zXZ\x00", "xz data"),
+    (b"(\xb5/\xfd", "zstd data"),
+    (b"SQLite format 3\x00", "SQLite database"),
+)
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\b\x1b")
+
+
+@dataclass
+class RunPreview:
+    """What ``offload run`` prints under its header: the body lines, and what the scan found."""
+
+    body: list[str]
+    lines: int
+    signal_count: int
+    binary: str | None = None
+
+
+def sniff_binary(head: bytes, total: int) -> str | None:
+    """A one-line summary when ``head`` (the first bytes of a ``total``-byte output) is binary, else None."""
+    if not head:
+        return None
+    kind = next((name for magic, name in _MAGIC if head.startswith(magic)), None)
+    controls = sum(1 for b in head if b < 32 and b not in _TEXT_CONTROLS)
+    undecodable = head.decode("utf-8", "replace").count("\ufffd") - 1  # the last character may be cut
+    if kind is None and b"\0" not in head and controls * 20 < len(head) and undecodable * 50 < len(head):
+        return None
+    first = " ".join(f"{b:02x}" for b in head[:16])
+    return f"[binary output: {total:,} bytes ({kind or 'binary data'}), not shown; first bytes: {first}]"
+
+
+def preview_output(path: str, size: int, preview_tokens: int) -> RunPreview:
+    """The preview of the stored output at ``path`` (``size`` bytes) within ``preview_tokens``."""
+    with open(path, "rb") as f:
+        binary = sniff_binary(f.read(SNIFF_BYTES), size)
+    scan = scan_for_preview(path, preview_tokens)
+    if binary is not None:
+        return RunPreview([binary], scan.lines, 0, binary)
+    body = scan.render()
+    if size <= _PREVIEW_IN_MEMORY:  # small enough to read: the package's signal-keeping preview
+        from offloader.preview import make_preview
+        from offloader.tokens import default_counter
+
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+        body = make_preview(text, counter=default_counter(), preview_tokens=preview_tokens).splitlines()
+    return RunPreview(body, scan.lines, scan.signal_count)

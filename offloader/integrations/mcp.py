@@ -141,8 +141,11 @@ def build_mcp_server(
         await workspace.open()
         yield {}
 
+    from offloader import __version__
+
     return Server(
         name,
+        version=__version__,
         instructions=(
             f"Large content lives in the workspace at {workspace.workdir}. Use Grep to find lines, "
             "Read with offset/limit to page, Glob to list files, and offload to store big text."
