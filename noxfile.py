@@ -41,3 +41,10 @@ def docs(session: nox.Session) -> None:
     session.install("-e", ".[docs]")
     session.run("python", "docs/gen_figures.py")
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session
+def race(session: nox.Session) -> None:
+    """The confinement race (tests/test_race.py) for 60 s per backend; ``tests`` runs it for 10 s."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", "-s", "tests/test_race.py", *session.posargs, env={"OFFLOAD_RACE_SECONDS": "60"})

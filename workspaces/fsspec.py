@@ -30,9 +30,9 @@ import contextlib
 import errno
 import functools
 import inspect
-import os
 import re
 import secrets
+import stat as stat_mod
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -45,6 +45,7 @@ import sniffio
 from offloader.naming import safe_name
 from offloader.storage import StoredContent
 
+from ._beneath import Beneath
 from .base import FileInfo, Workspace
 from .errors import PathOutsideWorkspace, WorkspaceClosed
 
@@ -66,11 +67,16 @@ class _Fs:
         self.options = {"skip_instance_cache": True, "use_listings_cache": False, **options}
         self.is_async = False
         self.is_local = self.protocol in ("file", "local")
+        self.local = _ConfinedFiles(self.root) if self.is_local else None
         self.fs: Any = None
         self.conditional_create = False  # the store enforces pipe_file(mode="create") itself
         self.lock = anyio.Lock()  # serialises check-then-write on stores without a conditional write
 
     async def open(self) -> None:
+        if self.local is not None:  # file:// never goes through fsspec: descriptors only
+            await anyio.to_thread.run_sync(self.local.tree.open)
+            self.fs = self.local
+            return
         self.is_async = bool(getattr(self.cls, "async_impl", False)) and sniffio.current_async_library() == "asyncio"
         if self.is_async:
             self.fs = self.cls(asynchronous=True, **self.options)
@@ -83,6 +89,8 @@ class _Fs:
         self.conditional_create = self.protocol in ("s3", "s3a") and "mode" in inspect.signature(pipe).parameters
 
     async def close(self) -> None:
+        if self.local is not None and self.fs is not None:
+            await anyio.to_thread.run_sync(self.local.tree.close)
         creator = getattr(self.fs, "_s3creator", None)
         if self.is_async and creator is not None:
             await creator.__aexit__(None, None, None)
@@ -97,8 +105,9 @@ class _Fs:
 
     async def put(self, path: str, data: bytes, *, exclusive: bool, **kwargs: Any) -> bool:
         """Write one object atomically; with ``exclusive``, False if it already exists."""
-        if self.is_local:
-            return await anyio.to_thread.run_sync(_local_put, path, data, exclusive)
+        if self.local is not None:
+            local = self.local
+            return await anyio.to_thread.run_sync(lambda: local.tree.write(local.rel(path), data, exclusive=exclusive))
         if self.conditional_create:
             try:
                 await self.call("pipe_file", path, data, mode="create" if exclusive else "overwrite", **kwargs)
@@ -129,26 +138,58 @@ class _Fs:
         return info
 
 
-def _local_put(path: str, data: bytes, exclusive: bool) -> bool:
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    if exclusive and os.path.lexists(path):
-        return False
-    tmp = os.path.join(folder, f".tmp-{secrets.token_hex(6)}")
-    with open(tmp, "xb") as f:
-        f.write(data)
-    try:
-        if exclusive:
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                return False
+class _ConfinedFiles:
+    """The fsspec calls this module makes, for ``file://``, through :class:`Beneath` descriptors.
+
+    A folder swapped for a symlink mid-call can make a call fail, never reach
+    outside the root (see ``workspaces._beneath``).
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.tree = Beneath(root)
+
+    def rel(self, path: str) -> str:
+        path = path.rstrip("/")
+        if path == self.root:
+            return ""
+        if not path.startswith(self.root + "/"):
+            raise PathOutsideWorkspace(f"{path} is outside {self.root}")
+        return path[len(self.root) + 1 :]
+
+    def cat_file(self, path: str, start: int | None = None, end: int | None = None) -> bytes:
+        return self.tree.read(self.rel(path), start or 0, end)
+
+    def info(self, path: str) -> dict[str, Any]:
+        st = self.tree.stat(self.rel(path))
+        if st is None:
+            raise FileNotFoundError(errno.ENOENT, "no such file", path)
+        kind = "directory" if stat_mod.S_ISDIR(st.st_mode) else "file" if stat_mod.S_ISREG(st.st_mode) else "other"
+        return {"name": path, "type": kind, "size": st.st_size, "mtime": st.st_mtime}
+
+    def find(self, path: str, detail: bool = True) -> dict[str, dict[str, Any]]:
+        rel = self.rel(path)
+        info = self.info(path)
+        if info["type"] == "file":
+            return {path: info}
+        prefix = f"{self.root}/"
+        return {prefix + r: {"type": "file", "size": size, "mtime": mtime} for r, size, mtime in self.tree.list(rel)}
+
+    def rm_file(self, path: str) -> None:
+        self.tree.remove(self.rel(path))
+
+
+def _remove_local(tree: Beneath, path: str, recursive: bool, ref: str) -> None:
+    st = tree.stat(path)
+    if st is not None and stat_mod.S_ISDIR(st.st_mode):
+        if not recursive:
+            if tree.stat(path + _SEGMENTS) is None:
+                raise IsADirectoryError(errno.EISDIR, "is a directory", ref)
         else:
-            os.replace(tmp, path)
-    finally:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-    return True
+            tree.remove(path, recursive=True)
+    elif st is not None:
+        tree.remove(path)
+    tree.remove(path + _SEGMENTS, recursive=True)
 
 
 def _mtime(info: dict[str, Any]) -> float:
@@ -185,13 +226,7 @@ class FsspecWorkspace(Workspace):
         await self._fs.close()
 
     def _full(self, rel: str) -> str:
-        full = f"{self._fs.root}/{rel}" if rel else self._fs.root
-        if self._fs.is_local:
-            real_root = os.path.realpath(self._fs.root)
-            real = os.path.realpath(full)
-            if real != real_root and not real.startswith(real_root + os.sep):
-                raise PathOutsideWorkspace(f"{self.reference(rel)} resolves outside the workdir")
-        return full
+        return f"{self._fs.root}/{rel}" if rel else self._fs.root
 
     def _rel(self, name: str) -> str:
         root = self._fs.root.lstrip("/")
@@ -319,6 +354,10 @@ class FsspecWorkspace(Workspace):
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
         if not path:
             raise PathOutsideWorkspace("refusing to remove the workdir itself")
+        if self._fs.local is not None:  # one descriptor walk: never follows a link, even mid-swap
+            await anyio.to_thread.run_sync(_remove_local, self._fs.local.tree, path, recursive, self.reference(path))
+            self._next_segment.pop(path, None)
+            return
         full = self._full(path)
         info = await self._fs.info(full)
         if info is not None and info.get("type") == "file":

@@ -104,4 +104,3 @@ class LocalWorkspace(Workspace):
     def path(self) -> Path:
         """The workdir as a host path."""
         return Path(self._root)
-

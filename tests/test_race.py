@@ -1,0 +1,69 @@
+"""Confinement under a race, on every backend that claims it (LocalWorkspace, file:// fsspec).
+
+A separate process swaps ``sessions/s1``, ``sessions`` and ``data`` for symlinks
+to a decoy folder and back while the workspace offloads, reads, greps, globs and
+purges (see ``tests/race_support.py``). Pass: 0 files created, changed or removed
+outside the workdir, and no outside content or name returned. Errors mid-flip are
+fine. ``OFFLOAD_RACE_SECONDS`` sets the length (``nox -s race`` runs 60 s).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.race_support import (
+    MARK,
+    Flipper,
+    differences,
+    drive,
+    plant_decoy,
+    race_seconds,
+    settle,
+    snapshot,
+)
+from workspaces import LocalWorkspace
+from workspaces.fsspec import FsspecWorkspace
+
+pytestmark = pytest.mark.anyio
+
+EXERCISED = {"offload_tool_result", "offload_context", "offload_data_block", "read", "grep", "glob", "purge_session"}
+BACKENDS: dict[str, Callable[[Path], Any]] = {
+    "local": lambda root: LocalWorkspace(root),
+    "file": lambda root: FsspecWorkspace(f"file://{root}"),
+}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_no_escape_while_folders_flip_to_symlinks(tmp_path: Path, backend: str) -> None:
+    root, decoy = tmp_path / "ws", tmp_path / "decoy"
+    plant_decoy(decoy)
+    before = snapshot(tmp_path, skip=root)
+    async with BACKENDS[backend](root) as ws:
+        await ws.offload_context("s1", [{"role": "user", "content": "warm up"}])
+        with Flipper(root, decoy):
+            outcome = await drive(ws, race_seconds())
+        settle(root)
+    escapes = differences(before, snapshot(tmp_path, skip=root))
+    print(f"\n{backend}: {len(escapes)} escapes, {len(outcome.leaks)} leaks; {outcome.summary()}")
+    assert escapes == []
+    assert outcome.leaks == []
+    assert set(outcome.succeeded) >= EXERCISED, "an operation never got through the race: nothing was tested"
+
+
+def test_the_race_check_sees_a_write_through_a_swapped_folder(tmp_path: Path) -> None:
+    """Control: a path-based writer (the old check-then-open) is caught by the same snapshot."""
+    root, decoy = tmp_path / "ws", tmp_path / "decoy"
+    plant_decoy(decoy)
+    (root / "sessions").mkdir(parents=True)
+    before = snapshot(tmp_path, skip=root)
+    (root / "sessions" / "s1").symlink_to(decoy / "s1", target_is_directory=True)
+    with open(os.path.join(root, "sessions/s1/context.jsonl"), "a") as f:  # what a name-based append does
+        f.write("line\n")
+    (root / "sessions" / "s1").unlink()
+    assert differences(before, snapshot(tmp_path, skip=root)) == ["changed decoy/s1/context.jsonl"]
+    assert MARK in (decoy / "s1" / "ledger.jsonl").read_text()
