@@ -104,14 +104,14 @@ def test_run_rejects_a_url_workdir() -> None:
 
 
 def test_ls_lists_sessions_with_items_and_tokens(populated: Path) -> None:
-    rows = json.loads(_cli("ls", "--workdir", str(populated), "--json").output)
+    rows = json.loads(_cli("ls", "--workdir", str(populated), "--json").output)["sessions"]
     by = {r["session"]: r for r in rows}
     assert set(by) == {"builds", "chat"} and by["builds"]["items"] == 2 and by["chat"]["items"] == 0
     assert by["builds"]["tokens"] > 0
 
 
 def test_ls_session_lists_items_with_tool_names(populated: Path) -> None:
-    rows = json.loads(_cli("ls", "builds", "--workdir", str(populated), "--json").output)
+    rows = json.loads(_cli("ls", "builds", "--workdir", str(populated), "--json").output)["items"]
     assert sorted(r["tool"] for r in rows) == ["bash", "http_get"]
     assert all(r["status"] == "offloaded" for r in rows)
 
@@ -132,11 +132,11 @@ def test_piped_output_is_plain_text(populated: Path) -> None:
     assert "builds" in done.stdout and "\x1b[" not in done.stdout and "┃" not in done.stdout
 
 
-def test_stats_sums_tokens_over_ledgers_per_session_and_tool(populated: Path) -> None:
+def test_stats_counts_items_tokens_and_offloads_per_session_and_tool(populated: Path) -> None:
     data = json.loads(_cli("stats", "--workdir", str(populated), "--json").output)
     ledger = [json.loads(x) for x in (populated / "sessions/builds/ledger.jsonl").read_text().splitlines()]
     assert data["totals"]["offloads"] == 2 and data["totals"]["context_messages"] == 1
-    assert data["totals"]["tokens_offloaded"] == sum(e["tokens"] for e in ledger)
+    assert data["totals"]["tokens"] == sum(e["tokens"] for e in ledger)
     assert {t["tool"] for t in data["tools"]} == {"bash", "http_get"}
     assert data["torn_lines"] == []
 
@@ -197,7 +197,7 @@ def test_gc_removes_expired_sessions(populated: Path) -> None:
         os.utime(f, (old, old))
     done = _cli("gc", "--workdir", str(populated), "--max-age", "7d")
     assert "removed 3 files" in done.output
-    assert json.loads(_cli("ls", "--workdir", str(populated), "--json").output)[0]["session"] == "chat"
+    assert json.loads(_cli("ls", "--workdir", str(populated), "--json").output)["sessions"][0]["session"] == "chat"
 
 
 def test_gc_rejects_a_bad_duration(populated: Path) -> None:
@@ -234,7 +234,7 @@ def test_commands_accept_an_fsspec_url() -> None:
             await ws.offload_tool_result("remote", ToolResultBlock("r1", "bash", (TextBlock("needle here"),)))
 
     anyio.run(fill)
-    assert json.loads(_cli("ls", "--workdir", url, "--json").output)[0]["session"] == "remote"
+    assert json.loads(_cli("ls", "--workdir", url, "--json").output)["sessions"][0]["session"] == "remote"
     assert json.loads(_cli("grep", "needle", "--workdir", url, "--json").output)["matches"][0]["line"] == 1
     assert json.loads(_cli("gc", "--workdir", url, "--dry-run", "--json").output)["removed_files"] == 0
 
@@ -260,3 +260,52 @@ def test_streaming_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: P
     assert preview.lines == 400_000 and preview.signal_count == 1
     assert "     1\tstep 1 ok" in text and "250000\tTraceback" in text and "400000\tstep 400000 ok" in text
     assert len(text) < 300 * 4 * 1.5
+
+
+def test_ls_and_stats_agree_when_the_same_content_is_offloaded_twice(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    block = ToolResultBlock("same", "bash", (TextBlock("word " * 200_000),))
+
+    async def fill() -> None:
+        async with LocalWorkspace(root) as ws:
+            first = await ws.offload_tool_result("s", block)
+            assert await ws.offload_tool_result("s", block) == first  # one file, two offload events
+            await ws.offload_tool_result("s", ToolResultBlock("other", "cat", (TextBlock("x" * 8000),)))
+
+    anyio.run(fill)
+    listed = json.loads(_cli("ls", "--workdir", str(root), "--json").output)["sessions"]
+    items = json.loads(_cli("ls", "s", "--workdir", str(root), "--json").output)["items"]
+    totals = json.loads(_cli("stats", "--workdir", str(root), "--json").output)["totals"]
+    assert totals["items"] == len(items) == listed[0]["items"] == 2
+    assert totals["tokens"] == sum(i["tokens"] for i in items) == listed[0]["tokens"]
+    assert totals["bytes"] == listed[0]["bytes"]
+    assert totals["offloads"] == 3
+
+
+def test_python_dash_m_offloader_runs_the_cli_and_reports_the_one_version(tmp_path: Path) -> None:
+    import offloader
+
+    done = subprocess.run(
+        [sys.executable, "-m", "offloader", "--version"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == f"offload, version {offloader.__version__}"
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and "\nversion =" not in pyproject  # no second copy
+
+
+def test_verbose_shows_which_tokenizer_counts(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "offloader", "-v", "run", "--workdir", str(tmp_path / "ws"), "--", "echo", "hi"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "hi"
+    assert "token counter:" in done.stderr
+    quiet = subprocess.run(
+        [sys.executable, "-m", "offloader", "run", "--workdir", str(tmp_path / "ws"), "--", "echo", "hi"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "token counter:" not in quiet.stderr

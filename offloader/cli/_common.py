@@ -20,6 +20,7 @@ __all__ = [
     "WORKDIR_HELP",
     "Settings",
     "emit_json",
+    "explicit_workdir",
     "human_age",
     "human_bytes",
     "is_url",
@@ -51,12 +52,17 @@ class Settings:
     verbose: int = 0
 
 
-def resolve_workdir(ctx: click.Context, workdir: str | None) -> str:
-    """The command's own ``--workdir``, else the global one (or ``$OFFLOAD_WORKDIR``), else ./.offload."""
+def explicit_workdir(ctx: click.Context, workdir: str | None) -> str | None:
+    """The command's own ``--workdir``, else the global one (or ``$OFFLOAD_WORKDIR``); None when not given."""
     if workdir:
         return workdir
     settings = ctx.find_object(Settings)
-    return (settings.workdir if settings is not None else None) or DEFAULT_WORKDIR
+    return settings.workdir if settings is not None and settings.workdir else None
+
+
+def resolve_workdir(ctx: click.Context, workdir: str | None) -> str:
+    """The command's own ``--workdir``, else the global one (or ``$OFFLOAD_WORKDIR``), else ./.offload."""
+    return explicit_workdir(ctx, workdir) or DEFAULT_WORKDIR
 
 
 def workdir_option(f: Callable[..., Any]) -> Callable[..., Any]:

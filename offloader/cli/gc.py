@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import click
@@ -17,6 +18,7 @@ from ._common import (
     with_ws,
     workdir_option,
 )
+from .names import resolve_session
 
 __all__ = ["gc"]
 
@@ -26,7 +28,11 @@ __all__ = ["gc"]
 @click.option("--max-age", default=None, help="Remove what is older than this: 30m, 12h, 7d, 2w.")
 @click.option("--max-bytes", default=None, help="Keep at most this much: 500M, 1G.")
 @click.option("--max-files", default=None, type=click.IntRange(min=0), help="Keep at most N items + media.")
-@click.option("--session", default=None, help="Only this session (media in data/ are left alone).")
+@click.option(
+    "--session",
+    default=None,
+    help="Only this session: the name `offload ls` prints, or the session id (media in data/ are left alone).",
+)
 @click.option(
     "--temp-grace", default="10m", show_default=True, help="Never touch temp or fresh files younger than this."
 )
@@ -62,7 +68,14 @@ def gc(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    report = run_async(with_ws, workdir, lambda ws: _gc_with_progress(ws, policy, dry_run, not as_json))
+
+    async def go(ws: Any) -> Any:
+        scoped = policy
+        if session is not None:
+            scoped = dataclasses.replace(policy, session=_session_id(session, await resolve_session(ws, session)))
+        return await _gc_with_progress(ws, scoped, dry_run, not as_json)
+
+    report = run_async(with_ws, workdir, go)
     if as_json:
         emit_json(report.as_dict())
         return
@@ -81,6 +94,19 @@ def gc(
         click.echo(f"note: {note}")
     if report.skipped_changed:
         click.echo(f"note: {report.skipped_changed} files changed during the collection and were kept")
+
+
+def _session_id(given: str, folder: str) -> str:
+    """The session id whose folder is ``folder`` (``given`` names it as an id or as the folder)."""
+    from offloader.naming import is_plain_name, safe_name
+
+    if safe_name(given) == folder:
+        return given
+    if is_plain_name(folder):
+        return folder
+    raise click.ClickException(
+        f"gc --session needs the session id for the encoded folder {folder!r} (the id given to offload_*)"
+    )
 
 
 async def _gc_with_progress(ws: Any, policy: Any, dry_run: bool, show: bool) -> Any:

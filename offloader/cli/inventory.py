@@ -1,4 +1,9 @@
-"""What ``ls`` and ``stats`` count: sessions, their offloaded items, joined with their ledgers."""
+"""What ``ls`` and ``stats`` count: items (a file, its index sidecars, its ledger lines), per session.
+
+Interim copy of the item definition the retention module is about to share
+(``workspaces.inventory``); the names and meanings match it so the CLI switches
+by changing one import.
+"""
 
 from __future__ import annotations
 
@@ -9,105 +14,141 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 if TYPE_CHECKING:
-    from workspaces.base import Workspace
+    from workspaces.base import FileInfo, Workspace
+
+__all__ = ["Inventory", "Item", "SessionInventory", "inventory"]
+
+_SIDECARS = (".lineidx",)
+_META = frozenset({"context.jsonl", "ledger.jsonl", "state.json", "taskmap.mmd"})
+_TEMP = ".tmp-"
 
 
-@dataclass
-class _Item:
+@dataclass(slots=True)
+class Item:
+    """One offloaded item: its file, its sidecars and its ledger lines."""
+
     path: str
-    size: int
-    mtime: float
-    tool: str = ""
-    tokens: int = 0
-    status: str = ""
+    file: FileInfo
+    sidecars: list[FileInfo] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.file.size + sum(s.size for s in self.sidecars)
+
+    @property
+    def mtime(self) -> float:
+        return self.file.mtime
+
+    @property
+    def status(self) -> str:
+        status = ""
+        for e in sorted(self.entries, key=lambda e: e.get("time") or 0):
+            new = e.get("status")
+            if isinstance(new, str) and new and not (new == "offloaded" and status not in ("", "removed")):
+                status = new
+        return status
+
+    @property
+    def tool(self) -> str:
+        return next((str(e.get("tool", "")) for e in self.entries if e.get("kind") == "tool_result"), "")
+
+    @property
+    def tokens(self) -> int:
+        for e in self.entries:
+            if e.get("kind") == "tool_result" and isinstance(e.get("tokens"), int):
+                return int(e["tokens"])
+        return (self.file.size + 3) // 4
 
 
-@dataclass
-class _SessionInventory:
+@dataclass(slots=True)
+class SessionInventory:
     name: str
-    items: list[_Item] = field(default_factory=list)
-    bytes: int = 0
-    last: float = 0.0
+    items: dict[str, Item] = field(default_factory=dict)
+    meta: dict[str, FileInfo] = field(default_factory=dict)
+    orphans: list[FileInfo] = field(default_factory=list)
     ledger: list[dict[str, Any]] = field(default_factory=list)
     torn: list[str] = field(default_factory=list)
 
+    @property
+    def files(self) -> list[FileInfo]:
+        out = [f for item in self.items.values() for f in (item.file, *item.sidecars)]
+        return [*out, *self.meta.values(), *self.orphans]
 
-async def _inventory(ws: Workspace, session: str | None, *, check_torn: bool = False) -> list[_SessionInventory]:
-    """Sessions with their offloaded items, joined with their ledgers (one listing, one read per ledger)."""
-    from offloader.naming import safe_name
+    @property
+    def bytes(self) -> int:
+        return sum(f.size for f in self.files)
 
-    await ws._ready()
-    top = f"sessions/{safe_name(session)}" if session is not None else "sessions"
-    found: dict[str, _SessionInventory] = {}
-    ledgers: list[tuple[_SessionInventory, str]] = []
-    for info in await ws._list(top):
-        parts = info.path.split("/")
-        if len(parts) < 3 or parts[-1].startswith(".tmp-"):
-            continue
-        inv = found.setdefault(parts[1], _SessionInventory(parts[1]))
-        inv.bytes += info.size
-        inv.last = max(inv.last, info.mtime)
-        name = parts[-1]
-        if len(parts) == 3 and name in ("ledger.jsonl", "context.jsonl", "state.json"):
-            if name == "ledger.jsonl" or (name == "context.jsonl" and check_torn and info.size):
-                ledgers.append((inv, info.path))
-            continue
-        if name.endswith(".lineidx"):
-            continue
-        inv.items.append(_Item(info.path, info.size, info.mtime, tokens=(info.size + 3) // 4))
-    limiter = anyio.CapacityLimiter(32)  # reads overlap: remote stores pay latency per call
+    @property
+    def last_modified(self) -> float:
+        return max((f.mtime for f in self.files), default=0.0)
 
-    async def load(inv: _SessionInventory, path: str) -> None:
-        async with limiter:
-            if path.endswith("ledger.jsonl"):
-                inv.ledger = _parse_jsonl(await ws._read(path), path, inv.torn)
-            else:
-                info = await ws._stat(path)
-                if info is not None and info.size and await ws._read(path, info.size - 1, info.size) != b"\n":
-                    inv.torn.append(path)
 
-    async with anyio.create_task_group() as tg:
-        for inv, path in ledgers:
-            tg.start_soon(load, inv, path)
-    for inv in found.values():
-        by_name = {_basename(e.get("ref", "")): e for e in inv.ledger if e.get("kind") == "tool_result"}
-        for item in inv.items:
-            entry = by_name.get(_basename(item.path))
-            if entry:
-                item.tool = str(entry.get("tool", ""))
-                item.tokens = int(entry.get("tokens", item.tokens) or 0)
-                item.status = str(entry.get("status", ""))
-        for e in inv.ledger:  # later statuses (compaction, pins) override
-            if e.get("kind") != "tool_result" and "status" in e:
-                for item in inv.items:
-                    if _basename(item.path) == _basename(str(e.get("ref", ""))):
-                        item.status = str(e["status"])
-    return sorted(found.values(), key=lambda s: s.name)
+@dataclass(slots=True)
+class Inventory:
+    sessions: dict[str, SessionInventory] = field(default_factory=dict)
+    media: dict[str, Item] = field(default_factory=dict)
 
 
 def _basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
+async def inventory(ws: Workspace, session: str | None = None) -> Inventory:
+    """Sessions (only the folder ``session`` when given) as items; one listing, one read per ledger."""
+    await ws._ready()
+    listing = await ws._list(f"sessions/{session}" if session is not None else "sessions")
+    inv = Inventory()
+    sidecars: dict[tuple[str, str], list[FileInfo]] = {}
+    for info in listing:
+        parts = info.path.split("/")
+        if len(parts) < 3 or parts[0] != "sessions" or parts[-1].startswith(_TEMP):
+            continue
+        s = inv.sessions.setdefault(parts[1], SessionInventory(parts[1]))
+        if len(parts) == 3 and parts[2] in _META:
+            s.meta[parts[2]] = info
+        elif info.path.endswith(_SIDECARS):
+            sidecars.setdefault((parts[1], info.path.rsplit(".", 1)[0]), []).append(info)
+        else:
+            s.items[info.path] = Item(info.path, info)
+    for (name, base), side in sidecars.items():
+        owner = inv.sessions[name].items.get(base)
+        (owner.sidecars if owner is not None else inv.sessions[name].orphans).extend(side)
+    if session is None:
+        for f in await ws._list("data"):
+            if f.path.startswith("data/") and not _basename(f.path).startswith(_TEMP):
+                inv.media[f.path] = Item(f.path, f)
+    limiter = anyio.CapacityLimiter(32)  # remote stores pay latency per call: overlap the reads
+
+    async def load(s: SessionInventory) -> None:
+        if "ledger.jsonl" in s.meta:
+            async with limiter:
+                raw = await ws._read(s.meta["ledger.jsonl"].path)
+            s.ledger = _parse_jsonl(raw, s.meta["ledger.jsonl"].path, s.torn)
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        for e in s.ledger:
+            by_name.setdefault(_basename(str(e.get("ref", ""))), []).append(e)
+        for item in s.items.values():
+            item.entries = by_name.get(_basename(item.path), [])
+
+    async with anyio.create_task_group() as tg:
+        for s in inv.sessions.values():
+            tg.start_soon(load, s)
+    return inv
+
+
 def _parse_jsonl(raw: bytes, path: str, torn: list[str]) -> list[dict[str, Any]]:
-    """Parse JSON lines; a torn (unterminated, unparsable) final line is skipped and reported."""
-    if raw.endswith(b"\n"):  # fast path: the whole log as one JSON array (one decoder call)
-        try:
-            parsed = json.loads(b"[" + raw[:-1].replace(b"\n", b",") + b"]")
-            return [e for e in parsed if isinstance(e, dict)]
-        except ValueError:
-            pass  # a bad line somewhere: parse line by line below
-    entries: list[dict[str, Any]] = []
-    lines = raw.split(b"\n")
-    for i, line in enumerate(lines):
-        if not line:
+    """JSON objects of a JSONL log; an unparsable line is skipped and the log named in ``torn``."""
+    out: list[dict[str, Any]] = []
+    for line in raw.splitlines():
+        if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            value = json.loads(line)
         except ValueError:
-            if i == len(lines) - 1:
+            if path not in torn:
                 torn.append(path)
             continue
-        if isinstance(entry, dict):
-            entries.append(entry)
-    return entries
+        if isinstance(value, dict):
+            out.append(value)
+    return out

@@ -1,16 +1,36 @@
-"""``offload ls`` and ``offload stats``."""
+"""``offload ls`` and ``offload stats``: both count items the same way (see ``inventory``).
+
+An item is an offloaded file with its index sidecars and its ledger lines: its
+``bytes`` include the sidecars, its ``tokens`` are what its offload kept out of
+context (the ledger's figure, counted once however often the same content was
+offloaded; ``bytes / 4`` without a ledger line). A session's ``bytes`` are all
+of its files (items, ledger, context log, state); temp files of writes in
+flight are not counted.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+import anyio
 import click
 
 from ._common import emit_json, human_age, human_bytes, json_option, run_async, table, with_ws, workdir_option
-from .inventory import _basename, _inventory
+from .inventory import Inventory, SessionInventory, inventory
+from .names import resolve_session
 
 __all__ = ["ls_command", "stats"]
+
+
+def _session_row(s: SessionInventory) -> dict[str, Any]:
+    return {
+        "session": s.name,
+        "items": len(s.items),
+        "bytes": s.bytes,
+        "tokens": sum(i.tokens for i in s.items.values()),
+        "last_modified": s.last_modified,
+    }
 
 
 @click.command("ls")
@@ -18,22 +38,21 @@ __all__ = ["ls_command", "stats"]
 @json_option
 @click.argument("session", required=False)
 def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
-    """List sessions, or the offloaded items of SESSION (size, tokens, tool, age)."""
-    sessions = run_async(with_ws, workdir, lambda ws: _inventory(ws, session))
+    """List sessions, or the offloaded items of SESSION (size, tokens, tool, status, age).
+
+    SESSION is a name `offload ls` prints, or the session id given to offload_*.
+    """
+
+    async def go(ws: Any) -> tuple[Inventory, str]:
+        folder = await resolve_session(ws, session) if session is not None else None
+        return await inventory(ws, folder), ws.workdir
+
+    inv, root = run_async(with_ws, workdir, go)
     now = time.time()
     if session is None:
-        rows = [
-            {
-                "session": s.name,
-                "items": len(s.items),
-                "bytes": s.bytes,
-                "tokens": sum(i.tokens for i in s.items),
-                "last_modified": s.last,
-            }
-            for s in sessions
-        ]
+        rows = [_session_row(s) for s in sorted(inv.sessions.values(), key=lambda s: s.name)]
         if as_json:
-            emit_json(rows)
+            emit_json({"workdir": root, "sessions": rows})
             return
         table(
             f"{len(rows)} sessions in {workdir}",
@@ -44,112 +63,116 @@ def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
             ],
         )
         return
-    if not sessions:
-        raise click.ClickException(f"no session {session!r} in {workdir}")
-    items = sorted(sessions[0].items, key=lambda i: i.mtime)
+    (s,) = inv.sessions.values()
+    items = sorted(s.items.values(), key=lambda i: (i.mtime, i.path))
     if as_json:
         emit_json(
-            [
-                {
-                    "path": i.path,
-                    "bytes": i.size,
-                    "tokens": i.tokens,
-                    "tool": i.tool,
-                    "status": i.status,
-                    "mtime": i.mtime,
-                }
-                for i in items
-            ]
+            {
+                "workdir": root,
+                "session": s.name,
+                "items": [
+                    {
+                        "name": i.path.rsplit("/", 1)[-1],
+                        "path": i.path,
+                        "ref": f"{root}/{i.path}",
+                        "bytes": i.size,
+                        "tokens": i.tokens,
+                        "tool": i.tool,
+                        "status": i.status,
+                        "mtime": i.mtime,
+                    }
+                    for i in items
+                ],
+            }
         )
         return
     table(
-        f"{len(items)} items in session {session}",
+        f"{len(items)} items in session {s.name}",
         ["item", "tool", "size", "tokens", "status", "age"],
         [
-            [_basename(i.path), i.tool[:40], human_bytes(i.size), i.tokens, i.status, human_age(now - i.mtime)]
+            [i.path.rsplit("/", 1)[-1], i.tool[:40], human_bytes(i.size), i.tokens, i.status, human_age(now - i.mtime)]
             for i in items
         ],
     )
+
+
+async def _torn_context_logs(ws: Any, inv: Inventory) -> list[str]:
+    """Context logs whose final line is unterminated (a writer killed mid-append)."""
+    torn: list[str] = []
+    limiter = anyio.CapacityLimiter(32)
+
+    async def check(path: str, size: int) -> None:
+        async with limiter:
+            if await ws._read(path, size - 1, size) != b"\n":
+                torn.append(path)
+
+    async with anyio.create_task_group() as tg:
+        for s in inv.sessions.values():
+            log = s.meta.get("context.jsonl")
+            if log is not None and log.size:
+                tg.start_soon(check, log.path, log.size)
+    return sorted(torn)
 
 
 @click.command()
 @workdir_option
 @json_option
 def stats(workdir: str, as_json: bool) -> None:
-    """Counts, bytes and tokens kept out of context, per session and per tool.
+    """Items, bytes and tokens kept out of context, per session and per tool.
 
-    Tokens are summed over the ledgers (what each offload kept out of context).
-    Torn final lines of context.jsonl / ledger.jsonl (a writer killed mid-line)
-    are reported; readers skip them.
+    Items, bytes and tokens are counted as `offload ls` counts them. `offloads`
+    counts offload events in the ledgers (the same content offloaded twice is
+    two offloads of one item). Torn final lines of context.jsonl / ledger.jsonl
+    (a writer killed mid-line) are reported; readers skip them.
     """
-    sessions = run_async(with_ws, workdir, lambda ws: _inventory(ws, None, check_torn=True))
-    per_session = []
+
+    async def go(ws: Any) -> tuple[Inventory, list[str]]:
+        inv = await inventory(ws)
+        return inv, await _torn_context_logs(ws, inv)
+
+    inv, torn = run_async(with_ws, workdir, go)
+    sessions = sorted(inv.sessions.values(), key=lambda s: s.name)
     per_tool: dict[str, dict[str, Any]] = {}
-    totals = {
-        "sessions": len(sessions),
-        "items": 0,
-        "bytes": 0,
-        "offloads": 0,
-        "tokens_offloaded": 0,
-        "context_messages": 0,
-        "removed_by_gc": 0,
-    }
-    torn: list[str] = []
+    per_session = []
     for s in sessions:
-        row = {
-            "session": s.name,
-            "items": len(s.items),
-            "bytes": s.bytes,
-            "offloads": 0,
-            "tokens_offloaded": 0,
-            "context_messages": 0,
-        }
+        row = {**_session_row(s), "offloads": 0, "context_messages": 0, "removed_by_gc": 0}
         for e in s.ledger:
             kind = e.get("kind")
             if kind == "tool_result":
-                tokens = int(e.get("tokens", 0) or 0)
                 row["offloads"] += 1
-                row["tokens_offloaded"] += tokens
-                tool = per_tool.setdefault(
-                    str(e.get("tool", "")),
-                    {"tool": str(e.get("tool", "")), "offloads": 0, "bytes": 0, "tokens_offloaded": 0},
-                )
-                tool["offloads"] += 1
-                tool["bytes"] += int(e.get("bytes", 0) or 0)
-                tool["tokens_offloaded"] += tokens
             elif kind == "context":
                 row["context_messages"] += int(e.get("messages", 0) or 0)
-            elif kind == "gc":
-                totals["removed_by_gc"] += 1
-        for key in ("items", "bytes", "offloads", "tokens_offloaded", "context_messages"):
-            totals[key] += row[key]
+            elif kind == "gc" and e.get("status") == "removed":
+                row["removed_by_gc"] += 1
+        for item in s.items.values():
+            tool = per_tool.setdefault(item.tool, {"tool": item.tool, "items": 0, "bytes": 0, "tokens": 0})
+            tool["items"] += 1
+            tool["bytes"] += item.size
+            tool["tokens"] += item.tokens
         per_session.append(row)
         torn.extend(s.torn)
-    tools = sorted(per_tool.values(), key=lambda t: -t["tokens_offloaded"])
+    keys = ("items", "bytes", "tokens", "offloads", "context_messages", "removed_by_gc")
+    totals = {"sessions": len(sessions), **{k: sum(r[k] for r in per_session) for k in keys}}
+    totals["media"] = len(inv.media)
+    totals["media_bytes"] = sum(m.size for m in inv.media.values())
+    tools = sorted(per_tool.values(), key=lambda t: (-t["tokens"], t["tool"]))
     if as_json:
-        emit_json({"totals": totals, "sessions": per_session, "tools": tools, "torn_lines": torn})
+        emit_json({"totals": totals, "sessions": per_session, "tools": tools, "torn_lines": sorted(set(torn))})
         return
     table(f"Totals for {workdir}", list(totals), [list(totals.values())])
     table(
         "By tool",
-        ["tool", "offloads", "bytes", "tokens offloaded"],
-        [[t["tool"][:50], t["offloads"], human_bytes(t["bytes"]), t["tokens_offloaded"]] for t in tools[:30]],
+        ["tool", "items", "size", "tokens"],
+        [[t["tool"][:50] or "(none)", t["items"], human_bytes(t["bytes"]), t["tokens"]] for t in tools[:30]],
     )
-    top = sorted(per_session, key=lambda r: -r["tokens_offloaded"])[:30]
+    top = sorted(per_session, key=lambda r: -r["tokens"])[:30]
     table(
         f"By session (top {len(top)} of {len(per_session)})",
-        ["session", "items", "size", "offloads", "tokens offloaded", "context msgs"],
+        ["session", "items", "size", "tokens", "offloads", "context msgs"],
         [
-            [
-                r["session"],
-                r["items"],
-                human_bytes(r["bytes"]),
-                r["offloads"],
-                r["tokens_offloaded"],
-                r["context_messages"],
-            ]
+            [r["session"], r["items"], human_bytes(r["bytes"]), r["tokens"], r["offloads"], r["context_messages"]]
             for r in top
         ],
     )
     if torn:
-        click.echo(f"torn final lines (skipped by readers): {', '.join(torn)}")
+        click.echo(f"torn final lines (skipped by readers): {', '.join(sorted(set(torn)))}")
