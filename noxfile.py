@@ -23,6 +23,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
+    session.run("lint-imports")
 
 
 @nox.session

@@ -45,7 +45,7 @@ from typing import Any
 import anyio
 
 from offloader.compaction import CallSummary, CompactionPolicy, ContextCompactor, ExtractiveSummarizer, ToolExchange
-from offloader.messages import Message
+from offloader.core.messages import Message
 from offloader.tokens import HeuristicCounter, TokenCounter, default_counter
 from workspaces import LocalWorkspace
 

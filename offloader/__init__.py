@@ -1,22 +1,30 @@
 """offloader: keep large tool results and old conversation out of an agent's context.
 
-Content goes to a workspace's own filesystem (see the ``workspaces`` package);
+Content goes to a workspace's own filesystem (see the ``workspaces`` package,
+which this package never imports: ``import offloader`` loads no backend);
 the context keeps a short preview and a reference; the agent reads back what it
 needs with Read, Grep and Glob.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-from .convert import to_block, to_data_block, to_message, to_messages, to_tool_result
-from .messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from .naming import safe_name
+from .compaction import (
+    CompactionPolicy,
+    CompactionResult,
+    ContextCompactor,
+    ExtractiveSummarizer,
+    LLMSummarizer,
+    Summarizer,
+)
+from .core.convert import to_block, to_data_block, to_message, to_messages, to_tool_result
+from .core.messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from .core.naming import safe_name
+from .core.protocol import Offloader, Storage, StoredContent
+from .core.tools import Tool
 from .offloader import DEFAULT_EXCLUDED_TOOLS, ContextOffloader
 from .preview import make_preview
-from .protocol import Offloader
-from .storage import InMemoryStorage, Storage, StoredContent, WorkspaceStorage
+from .retrieval import retrieval_tool, retrieve
+from .storage import InMemoryStorage, WorkspaceStorage
 from .tokens import (
     CallableCounter,
     HeuristicCounter,
@@ -27,39 +35,8 @@ from .tokens import (
     head_within,
 )
 
-if TYPE_CHECKING:
-    from .compaction import (
-        CompactionPolicy,
-        CompactionResult,
-        ContextCompactor,
-        ExtractiveSummarizer,
-        LLMSummarizer,
-        Summarizer,
-    )
-    from .retrieval import retrieval_tool, retrieve
-
 #: The package version: its one source (pyproject.toml reads it from here).
 __version__ = "0.1.0"
-
-# Loaded on first use: compaction is sizeable, and retrieval imports ``workspaces``
-# (which itself imports this package's converters).
-_LAZY = {
-    "CompactionPolicy": ".compaction",
-    "CompactionResult": ".compaction",
-    "ContextCompactor": ".compaction",
-    "ExtractiveSummarizer": ".compaction",
-    "LLMSummarizer": ".compaction",
-    "Summarizer": ".compaction",
-    "retrieval_tool": ".retrieval",
-    "retrieve": ".retrieval",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = [
     "DEFAULT_EXCLUDED_TOOLS",
@@ -82,6 +59,7 @@ __all__ = [
     "TextBlock",
     "TiktokenCounter",
     "TokenCounter",
+    "Tool",
     "ToolCallBlock",
     "ToolResultBlock",
     "WorkspaceStorage",

@@ -1,6 +1,6 @@
 """Rebuild a tool result in the shape it came in, with new content.
 
-The offloader reasons about the canonical :class:`~offloader.messages.ToolResultBlock`
+The offloader reasons about the canonical :class:`~offloader.core.messages.ToolResultBlock`
 but must hand back what the framework gave it: an AgentScope ``ToolResultBlock``
 stays one, a Strands ``toolResult`` dict stays one (wrapped or bare), an OpenAI
 tool message stays one, an Anthropic ``tool_result`` block stays one, canonical
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .messages import TextBlock, ToolResultBlock
+from .core.messages import TextBlock, ToolResultBlock
 
 __all__ = ["Item", "rebuild"]
 

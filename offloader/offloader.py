@@ -14,31 +14,31 @@ only a bounded prefix is tokenized (see :func:`offloader.tokens.estimate_tokens`
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import anyio.to_thread
 
 from ._reshape import Item, rebuild
-from .convert import to_tool_result
-from .messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
+from .core import layout
+from .core.backend import WorkspaceProtocol
+from .core.convert import to_tool_result
+from .core.messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
+from .core.protocol import Storage
+from .core.tools import Tool
 from .preview import preview_over_budget
-from .storage import Storage
+from .retrieval import TOOL_NAME as RETRIEVAL_TOOL_NAME
+from .retrieval import retrieval_tool
 from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate_tokens
-
-if TYPE_CHECKING:
-    from workspaces import Tool, Workspace
 
 __all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]
 
 _log = logging.getLogger("offloader.offloader")
 
-RETRIEVAL_TOOL_NAME = "retrieve_offloaded_content"
 #: Tools whose results are never offloaded: reading offloaded content back must not offload it again.
 DEFAULT_EXCLUDED_TOOLS: tuple[str, ...] = (RETRIEVAL_TOOL_NAME, "Read", "Grep", "Glob")
 
@@ -76,7 +76,7 @@ class ContextOffloader:
 
     def __init__(
         self,
-        storage: Storage | Workspace,
+        storage: Storage | WorkspaceProtocol,
         max_result_tokens: int = 2500,
         preview_tokens: int = 1000,
         counter: TokenCounter | None = None,
@@ -125,10 +125,6 @@ class ContextOffloader:
         """The retrieval tool bound to this storage (empty when ``include_retrieval_tool`` is False)."""
         if not self.include_retrieval_tool:
             return []
-        try:
-            from .retrieval import retrieval_tool
-        except ImportError as exc:  # pragma: no cover - the module ships with the package
-            raise RuntimeError(f"the retrieval tool is unavailable: {exc}") from exc
         return [retrieval_tool(self.storage)]
 
     # ------------------------------------------------------------ main entry
@@ -252,7 +248,7 @@ class ContextOffloader:
             _log.warning("offload of %r failed and these blocks could not be removed: %s", tool_id, ", ".join(left))
 
     async def _store_in_workspace(
-        self, ws: Workspace, session_id: str, result: ToolResultBlock, text: str
+        self, ws: WorkspaceProtocol, session_id: str, result: ToolResultBlock, text: str
     ) -> list[_Stored]:
         ref = await ws.offload_tool_result(session_id, result)
         if all(isinstance(b, TextBlock | JsonBlock) for b in result.content):
@@ -265,7 +261,7 @@ class ContextOffloader:
         stored = [_Stored(None, ref, "text/plain", size, f"{size:,} bytes, all {len(result.content)} blocks")]
         for index, block in enumerate(result.content):
             if isinstance(block, DataBlock) and block.data is not None:
-                rel = f"data/{hashlib.sha256(block.data).hexdigest()}{extension_for(block.media_type)}"
+                rel = layout.data_path(block.data, extension_for(block.media_type))
                 stored.append(
                     _Stored(index, ws.reference(rel), block.media_type, len(block.data), _describe_media(block))
                 )
@@ -303,12 +299,8 @@ class ContextOffloader:
         return items
 
 
-def _as_workspace(storage: Any) -> Workspace | None:
-    try:
-        from workspaces import Workspace
-    except ImportError:  # pragma: no cover - same distribution
-        return None
-    return storage if isinstance(storage, Workspace) else None
+def _as_workspace(storage: Any) -> WorkspaceProtocol | None:
+    return storage if isinstance(storage, WorkspaceProtocol) else None
 
 
 def _text_of(result: ToolResultBlock) -> str:

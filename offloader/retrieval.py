@@ -10,13 +10,13 @@ workspace) and over any :class:`~offloader.storage.Storage` (references are what
 * head: ``context_lines`` alone gives the first lines;
 * full (no arguments): a bounded slice plus how to read on, never 5 MB at once.
 
-Patterns are RE2 (linear time, see :func:`workspaces._text.compile_pattern`); an
+Patterns are RE2 (linear time, see :func:`offloader.core.text.compile_pattern`); an
 invalid one is an error, never a silent literal search. A pattern search stops
 scanning once the output budget is full, so a pattern that matches every line
 costs as much as the lines it shows.
 
 Range reads use a line-offset index: one little-endian ``uint64`` per line start
-(plus a sentinel), built lazily on the first range read and stored beside the
+(plus a sentinel, see :mod:`offloader.core.lineindex`), built lazily on the first range read and stored beside the
 content as ``{file}.lineidx`` for workspaces (kept in a small per-retriever cache
 for Storage). An entry per line (rather than one per N lines) costs 8 bytes a
 line but makes a range read exact: one read of ``8 * (lines + 1)`` index bytes,
@@ -26,44 +26,38 @@ a mismatch rebuilds it. An index of up to 8 MB (1,048,576 lines; 32 MB in all pe
 retriever) is also kept in the retriever's cache per (path, size, mtime), so a repeated range read of an unchanged
 file costs one stat and one content read; every call still stats, so a rewritten
 file is never served from a stale index. The shared Read tool uses a fresh sidecar
-(:func:`indexed_line_start`) to jump to a deep offset instead of scanning from byte 0.
+to jump to a deep offset instead of scanning from byte 0.
 """
 
 from __future__ import annotations
 
 import operator
-import re
-import struct
-import sys
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workspaces import _text
-from workspaces.base import Workspace
-from workspaces.errors import WorkspaceError
-from workspaces.tools import Tool
-
-from .storage import Storage
+from .core import lineindex
+from .core import text as _text
+from .core.backend import WorkspaceProtocol
+from .core.errors import WorkspaceError
+from .core.layout import INDEX_SUFFIX
+from .core.protocol import Storage
+from .core.tools import Tool
 
 __all__ = [
     "INDEX_SUFFIX",
     "TOOL_NAME",
     "Retriever",
     "UnknownReference",
-    "indexed_line_start",
     "retrieval_tool",
     "retrieve",
 ]
 
-#: Suffix of the line-offset index kept beside workspace content (hidden from Glob/Grep).
-INDEX_SUFFIX = ".lineidx"
 TOOL_NAME = "retrieve_offloaded_content"
 
-_MAGIC = b"OFLIDX1\n"
-_HEADER = struct.Struct("<8sQdQ")  # magic, content size, content mtime, line count
+_HEADER = lineindex.HEADER
 _PROBE = 8192
 _READ_CAP = 1 << 20  # a range read never fetches more than this many bytes
 #: A line index up to this size (1,048,576 lines) is kept in the retriever's cache,
@@ -71,9 +65,7 @@ _READ_CAP = 1 << 20  # a range read never fetches more than this many bytes
 #: the kept indexes of one retriever together stay under _INDEX_CACHE_BYTES.
 _INDEX_KEEP_BYTES = 8 << 20
 _INDEX_CACHE_BYTES = 32 << 20
-_INDEX_ONE_READ_BYTES = 1 << 18  # header and entry in one read when the entry is this near
 _TEXT_APPLICATION = ("json", "xml", "javascript", "yaml", "toml", "sql", "graphql", "csv", "x-ndjson", "jsonl")
-_NEWLINE = re.compile(rb"\n")
 
 
 class UnknownReference(WorkspaceError, LookupError):
@@ -103,17 +95,16 @@ class _Doc:
     async def load(self) -> None:
         """Stat the content (workspaces) or fetch it (Storage)."""
         source = self.r.source
-        if isinstance(source, Workspace):
-            await source._ready()
+        if isinstance(source, WorkspaceProtocol):
             self._rel = source.relative(self.reference)
-            info = await source._stat(self._rel) if self._rel else None
+            info = await source.stat(self._rel) if self._rel else None
             if info is None:
                 raise UnknownReference(f"unknown reference {self.reference!r}: nothing is stored there")
             cached = self.r._cache_get(("meta", self._rel))
             if isinstance(cached, _Meta) and (cached.size, cached.mtime) == (info.size, info.mtime):
                 self.meta = cached
                 return
-            head = await source._read(self._rel, 0, min(info.size, _PROBE)) if info.size else b""
+            head = await source.read_bytes(self._rel, 0, min(info.size, _PROBE))
             binary = f"binary data, {info.size} bytes" if b"\x00" in head else None
             self.meta = _Meta(info.size, info.mtime, binary)
             self.r._cache_put(("meta", self._rel), self.meta)
@@ -136,8 +127,8 @@ class _Doc:
             return b""
         if self._data is not None:
             return self._data[start:end] if (start, end) != (0, len(self._data)) else self._data
-        assert isinstance(self.r.source, Workspace)
-        return await self.r.source._read(self._rel, start, end)
+        assert isinstance(self.r.source, WorkspaceProtocol)
+        return await self.r.source.read_bytes(self._rel, start, end)
 
     async def line_starts(self, first: int, last: int) -> list[int]:
         """Start offsets of lines ``first..last`` plus the end of ``last`` (1-based)."""
@@ -146,15 +137,11 @@ class _Doc:
         return await self._read_entries(first, last)
 
     async def _read_entries(self, first: int, last: int) -> list[int]:
-        assert isinstance(self.r.source, Workspace)
-        raw = await self.r.source._read(
+        assert isinstance(self.r.source, WorkspaceProtocol)
+        raw = await self.r.source.read_bytes(
             self._rel + INDEX_SUFFIX, _HEADER.size + 8 * (first - 1), _HEADER.size + 8 * (last + 1)
         )
-        values = array("Q")
-        values.frombytes(raw)
-        if sys.byteorder != "little":
-            values.byteswap()
-        return list(values)
+        return list(lineindex.decode_entries(raw))
 
     async def line_count(self) -> int:
         """Number of lines, making sure a fresh line index exists first."""
@@ -165,11 +152,11 @@ class _Doc:
             if isinstance(cached, tuple) and cached[0] is self._data:
                 self._starts = cached[1]
             else:
-                self._starts = _line_starts(self._data)
+                self._starts = lineindex.line_starts(self._data)
                 self.r._cache_put(("index", self.reference), (self._data, self._starts))
             return len(self._starts) - 1
         source = self.r.source
-        assert isinstance(source, Workspace)
+        assert isinstance(source, WorkspaceProtocol)
         key = ("index", self._rel)
         cached = self.r._cache_get(key)
         if isinstance(cached, tuple) and cached[:2] == (self.meta.size, self.meta.mtime):
@@ -179,89 +166,29 @@ class _Doc:
         idx_path = self._rel + INDEX_SUFFIX
         try:
             # the header, and the whole index with it when it is small enough to keep in memory
-            head = await source._read(idx_path, 0, _HEADER.size + _INDEX_KEEP_BYTES)
+            head = await source.read_bytes(idx_path, 0, _HEADER.size + _INDEX_KEEP_BYTES)
         except (OSError, WorkspaceError):
             head = b""
-        if len(head) >= _HEADER.size:
-            magic, size, mtime, lines = _HEADER.unpack_from(head)
-            if magic == _MAGIC and (size, mtime) == (self.meta.size, self.meta.mtime):
-                starts: array[int] | None = None
-                if len(head) == _HEADER.size + 8 * (lines + 1):
-                    starts = array("Q")
-                    starts.frombytes(head[_HEADER.size :])
-                    if sys.byteorder != "little":
-                        starts.byteswap()
-                self._starts = starts
-                self.r._cache_put(key, (size, mtime, lines, starts), 0 if starts is None else 8 * len(starts))
-                return int(lines)
-        starts = _line_starts(await self.read())
+        lines = lineindex.parse_header(head, self.meta.size, self.meta.mtime)
+        if lines is not None:
+            starts: array[int] | None = None
+            if len(head) == _HEADER.size + 8 * (lines + 1):
+                starts = lineindex.decode_entries(head[_HEADER.size :])
+            self._starts = starts
+            self.r._cache_put(
+                key, (self.meta.size, self.meta.mtime, lines, starts), 0 if starts is None else 8 * len(starts)
+            )
+            return lines
+        starts = lineindex.line_starts(await self.read())
         lines = len(starts) - 1
-        body = starts if sys.byteorder == "little" else _swapped(starts)
-        header = _HEADER.pack(_MAGIC, self.meta.size, self.meta.mtime, lines)
         self._starts = starts
         try:
-            await source._write([(idx_path, header + body.tobytes())])
+            await source.write_bytes(idx_path, lineindex.encode(self.meta.size, self.meta.mtime, starts))
         except (OSError, WorkspaceError):
             return lines  # a read-only workspace still gets an exact, in-memory index
         kept = starts if 8 * len(starts) <= _INDEX_KEEP_BYTES else None
         self.r._cache_put(key, (self.meta.size, self.meta.mtime, lines, kept), 0 if kept is None else 8 * len(kept))
         return lines
-
-
-async def indexed_line_start(
-    workspace: Workspace, rel: str, size: int, mtime: float, line: int
-) -> tuple[int, int] | None:
-    """``(offset of line ``line``, line count)`` from a fresh ``.lineidx`` sidecar, else None.
-
-    For the shared Read tool: it jumps straight to a deep ``offset`` instead of
-    scanning the file from its start. Fresh means the header records exactly
-    ``size`` and ``mtime`` (the caller's stat). A sidecar exists only for text
-    (see :meth:`_Doc.load`, the same 8 KB NUL probe as Read's), so a fresh one also
-    says the content is not binary. Past the last line the offset is ``size``.
-    One read when the entry is near the start, else two small ones (header, entry).
-    """
-    path = rel + INDEX_SUFFIX
-    entry_end = _HEADER.size + 8 * min(line, size + 1)
-    try:
-        if entry_end <= _INDEX_ONE_READ_BYTES:
-            raw = await workspace._read(path, 0, entry_end)
-            head, entry = raw[: _HEADER.size], raw[entry_end - 8 : entry_end]
-        else:
-            head = await workspace._read(path, 0, _HEADER.size)
-            entry = b""
-    except (OSError, WorkspaceError):
-        return None
-    if len(head) != _HEADER.size:
-        return None
-    magic, isize, imtime, lines = _HEADER.unpack(head)
-    if magic != _MAGIC or (isize, imtime) != (size, mtime):
-        return None
-    if line > lines:
-        return size, int(lines)
-    if not entry:
-        try:
-            entry = await workspace._read(path, entry_end - 8, entry_end)
-        except (OSError, WorkspaceError):
-            return None
-    if len(entry) != 8:
-        return None
-    (start,) = struct.unpack("<Q", entry)
-    return (int(start), int(lines)) if start <= size else None
-
-
-def _swapped(values: array[int]) -> array[int]:
-    copy = array("Q", values)
-    copy.byteswap()
-    return copy
-
-
-def _line_starts(data: bytes) -> array[int]:
-    """Start offset of every line plus a final sentinel (= len(data))."""
-    starts = array("Q", [0])
-    starts.extend(m.end() for m in _NEWLINE.finditer(data))
-    if starts[-1] != len(data):
-        starts.append(len(data))
-    return starts
 
 
 def _is_text_type(content_type: str) -> bool:
@@ -282,14 +209,14 @@ class Retriever:
 
     def __init__(
         self,
-        source: Workspace | Storage,
+        source: WorkspaceProtocol | Storage,
         *,
         max_output_chars: int = 10_000,
         max_line_chars: int = 500,
         full_lines: int = 200,
         cache_size: int = 16,
     ) -> None:
-        if not isinstance(source, Workspace) and not isinstance(source, Storage):
+        if not isinstance(source, WorkspaceProtocol | Storage):
             raise TypeError(f"source must be a Workspace or a Storage, got {type(source).__name__}")
         for name, value in (
             ("max_output_chars", max_output_chars),
@@ -609,7 +536,7 @@ def _parse_range(value: Mapping[str, Any] | tuple[int, int] | list[int] | None) 
 
 
 async def retrieve(
-    source: Workspace | Storage,
+    source: WorkspaceProtocol | Storage,
     reference: str,
     *,
     pattern: str | None = None,
@@ -623,7 +550,7 @@ async def retrieve(
     )
 
 
-def retrieval_tool(source: Workspace | Storage, **options: Any) -> Tool:
+def retrieval_tool(source: WorkspaceProtocol | Storage, **options: Any) -> Tool:
     """The Strands-compatible ``retrieve_offloaded_content`` tool bound to ``source``."""
     retriever = Retriever(source, **options)
 

@@ -17,40 +17,14 @@ import contextlib
 import threading
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from .messages import extension_for
-from .naming import safe_name
-
-if TYPE_CHECKING:
-    from workspaces import Workspace
+from .core.backend import WorkspaceProtocol
+from .core.layout import INDEX_SUFFIX, TYPE_SUFFIX
+from .core.messages import extension_for
+from .core.naming import safe_name
+from .core.protocol import Storage, StoredContent
 
 __all__ = ["InMemoryStorage", "Storage", "StoredContent", "WorkspaceStorage"]
-
-
-@dataclass(frozen=True, slots=True)
-class StoredContent:
-    content: bytes
-    content_type: str
-
-
-@runtime_checkable
-class Storage(Protocol):
-    async def store(self, key: str, content: bytes, content_type: str = "text/plain") -> str:
-        """Persist ``content`` under a name derived from ``key``; return a unique reference."""
-        ...
-
-    async def retrieve(self, reference: str) -> StoredContent:
-        """The stored bytes and content type; KeyError if the reference is unknown."""
-        ...
-
-    async def delete(self, reference: str) -> None:
-        """Forget a reference; unknown references are ignored."""
-        ...
-
-    async def list(self) -> list[str]:
-        """Every reference currently held."""
-        ...
 
 
 def _check_store_args(key: str, content: bytes, content_type: str) -> None:
@@ -152,9 +126,8 @@ class InMemoryStorage:
 
 # ------------------------------------------------------------ workspace adapter
 
-_TYPE_SIDECAR = ".content-type"
 # Files kept beside a block that are not blocks: our type sidecar, the retrieval line index.
-_SIDE_FILES = (_TYPE_SIDECAR, ".lineidx")
+_SIDE_FILES = (TYPE_SUFFIX, INDEX_SUFFIX)
 _TYPES_BY_EXTENSION = {
     ".txt": "text/plain",
     ".json": "application/json",
@@ -189,8 +162,8 @@ class WorkspaceStorage:
     included) and refuses references outside it.
     """
 
-    def __init__(self, workspace: Workspace, *, session_id: str = "default") -> None:
-        if not all(hasattr(workspace, m) for m in ("_write", "_read", "relative", "reference")):
+    def __init__(self, workspace: WorkspaceProtocol, *, session_id: str = "default") -> None:
+        if not isinstance(workspace, WorkspaceProtocol):
             raise TypeError(f"WorkspaceStorage needs a workspaces.Workspace, got {type(workspace).__name__}")
         self.workspace = workspace
         self.session_id = session_id
@@ -199,7 +172,6 @@ class WorkspaceStorage:
     async def store(self, key: str, content: bytes, content_type: str = "text/plain") -> str:
         _check_store_args(key, content, content_type)
         ws = self.workspace
-        await ws._ready()
         ext = extension_for(content_type)
         if ext == ".bin" and content_type.lower().startswith("text/"):
             ext = ".txt"  # text stays greppable under a text name; the sidecar keeps the exact type
@@ -208,24 +180,23 @@ class WorkspaceStorage:
         for attempt in range(8):
             path = f"{base}{ext}" if attempt == 0 else f"{base}-{uuid.uuid4().hex[:8]}{ext}"
             if not (needs_sidecar or content_type != content_type.lower()):
-                if (await ws._write([(path, bytes(content))], exclusive=True))[0]:
+                if (await ws.write_files([(path, bytes(content))], exclusive=True))[0]:
                     return ws.reference(path)
                 continue
             # Sidecar first, so a reader never sees the block with a guessed type.
-            sidecar = (path + _TYPE_SIDECAR, content_type.encode("utf-8"))
-            wrote_sidecar, wrote_block = await ws._write([sidecar, (path, bytes(content))], exclusive=True)
+            sidecar = (path + TYPE_SUFFIX, content_type.encode("utf-8"))
+            wrote_sidecar, wrote_block = await ws.write_files([sidecar, (path, bytes(content))], exclusive=True)
             if wrote_block and wrote_sidecar:
                 return ws.reference(path)
             if wrote_block:  # a stale sidecar was there: the block was new, replace its type
-                await ws._write([sidecar])
+                await ws.write_files([sidecar])
                 return ws.reference(path)
             if wrote_sidecar:  # the name was taken by a block without sidecar: undo ours
-                await ws._remove(sidecar[0])
+                await ws.remove(sidecar[0])
         raise FileExistsError(f"could not find a free name for key {key!r} under {self.folder}")
 
     async def retrieve(self, reference: str) -> StoredContent:
         ws = self.workspace
-        await ws._ready()
         try:
             rel = ws.relative(reference)
         except ValueError as exc:  # PathOutsideWorkspace is a ValueError
@@ -233,17 +204,16 @@ class WorkspaceStorage:
         if not rel or rel.endswith(_SIDE_FILES):
             raise KeyError(f"reference not found: {reference}")
         try:
-            content = await ws._read(rel)
+            content = await ws.read_bytes(rel)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             raise KeyError(f"reference not found: {reference}") from None
         content_type = _type_from_extension(rel)
         with contextlib.suppress(FileNotFoundError):
-            content_type = (await ws._read(rel + _TYPE_SIDECAR)).decode("utf-8").strip() or content_type
+            content_type = (await ws.read_bytes(rel + TYPE_SUFFIX)).decode("utf-8").strip() or content_type
         return StoredContent(content, content_type or "application/octet-stream")
 
     async def delete(self, reference: str) -> None:
         ws = self.workspace
-        await ws._ready()
         try:
             rel = ws.relative(reference)
         except ValueError:
@@ -251,11 +221,10 @@ class WorkspaceStorage:
         if not rel.startswith(self.folder + "/"):
             return  # only blocks this adapter wrote; whole results belong to the workspace
         for side in _SIDE_FILES:
-            await ws._remove(rel + side)
-        await ws._remove(rel)
+            await ws.remove(rel + side)
+        await ws.remove(rel)
 
     async def list(self) -> list[str]:
         ws = self.workspace
-        await ws._ready()
-        infos = await ws._list(self.folder)
+        infos = await ws.list_files(self.folder)
         return sorted(ws.reference(i.path) for i in infos if not i.path.endswith(_SIDE_FILES))

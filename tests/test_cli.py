@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from offloader.cli import main, parse_duration, parse_size
-from offloader.messages import Message, TextBlock, ToolResultBlock
+from offloader.core.messages import Message, TextBlock, ToolResultBlock
 from workspaces import LocalWorkspace
 
 
@@ -225,7 +225,7 @@ def test_demo_offloads_retrieves_and_compacts(tmp_path: Path) -> None:
 
 def test_commands_accept_an_fsspec_url() -> None:
     """ls, grep and gc work on a FsspecWorkspace (memory:// lives in this process, like CliRunner)."""
-    from workspaces import FsspecWorkspace
+    from workspaces.fsspec import FsspecWorkspace
 
     url = f"memory://cli-{os.getpid()}-{time.time_ns()}"
 

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from offloader.cli import main
-from offloader.messages import TextBlock, ToolResultBlock
-from offloader.naming import safe_name
+from offloader.core.messages import TextBlock, ToolResultBlock
+from offloader.core.naming import safe_name
 from workspaces import LocalWorkspace
 
 _LOG = "\n".join(f"line {i}" for i in range(1, 3001)) + "\nFATAL: needle in the etc session\n"

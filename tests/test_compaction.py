@@ -18,8 +18,8 @@ from offloader.compaction import (
     ContextCompactor,
     ToolExchange,
 )
-from offloader.convert import to_message
-from offloader.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.convert import to_message
+from offloader.core.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.tokens import HeuristicCounter
 from tests.test_compaction_support import (
     SHAPES,

@@ -14,7 +14,7 @@ import pytest
 
 from offloader.compaction import ContextCompactor
 from offloader.compaction._view import _MESSAGE_OVERHEAD, _render
-from offloader.convert import to_message
+from offloader.core.convert import to_message
 from offloader.tokens import HeuristicCounter
 from tests.test_compaction_support import SHAPES, build, scripted_turns
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from offloader.compaction import MILD_MARKER
-from offloader.convert import message_from_dict, message_to_dict, to_message
-from offloader.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.convert import message_from_dict, message_to_dict, to_message
+from offloader.core.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 SHAPES = ["openai", "anthropic", "strands", "agentscope", "canonical"]
 

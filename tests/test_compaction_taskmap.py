@@ -10,7 +10,7 @@ import pytest
 
 from offloader.compaction import ContextCompactor
 from offloader.compaction.taskmap import TaskStep, render_task_map, task_map_text
-from offloader.convert import to_message
+from offloader.core.convert import to_message
 from offloader.tokens import HeuristicCounter
 from tests.test_compaction_support import Call, Turn, build, log_lines, pairing_errors, scripted_turns
 from workspaces import LocalWorkspace

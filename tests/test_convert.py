@@ -11,7 +11,7 @@ from agentscope.message import TextBlock as ASTextBlock
 from agentscope.message import ToolResultBlock as ASToolResultBlock
 
 from offloader import DataBlock, JsonBlock, TextBlock, ToolCallBlock, ToolResultBlock
-from offloader.convert import (
+from offloader.core.convert import (
     message_from_dict,
     message_to_dict,
     to_data_block,

@@ -20,6 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from offloader import TextBlock, ToolResultBlock
+from offloader.core.errors import InvalidPattern
+from offloader.core.text import compile_pattern
 from tests.conftest import require
 from tests.docker_support import (
     GNU,
@@ -38,9 +40,7 @@ from workspaces import (
     PathOutsideWorkspace,
     UnsupportedOperation,
 )
-from workspaces._text import compile_pattern
 from workspaces.docker import DockerWorkspace, _required_literals
-from workspaces.errors import InvalidPattern
 
 pytestmark = pytest.mark.anyio
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from offloader.messages import Message, TextBlock, ToolResultBlock
+from offloader.core.messages import Message, TextBlock, ToolResultBlock
 from tests.conftest import require
 from workspaces import LocalWorkspace, NotEnoughSpace
 from workspaces.retention import RetentionPolicy

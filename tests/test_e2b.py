@@ -28,13 +28,13 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.conftest import require
-from workspaces.errors import (
+from offloader.core.errors import (
     BackendUnavailable,
     CommandTimeout,
     NotEnoughSpace,
     PathOutsideWorkspace,
 )
+from tests.conftest import require
 
 try:
     from e2b import AsyncSandbox

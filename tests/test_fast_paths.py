@@ -25,8 +25,7 @@ from offloader import ContextOffloader
 from offloader.preview import make_preview
 from offloader.retrieval import INDEX_SUFFIX, Retriever
 from offloader.tokens import TiktokenCounter
-from workspaces import LocalWorkspace
-from workspaces.base import FileInfo
+from workspaces import FileInfo, LocalWorkspace
 
 pytestmark = pytest.mark.anyio
 

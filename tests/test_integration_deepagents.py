@@ -151,7 +151,7 @@ async def test_execute_runs_inside_the_workspace(run: Run) -> None:
 
 
 def test_backend_kind_follows_whether_the_workspace_runs_commands(tmp_path: Path) -> None:
-    from workspaces import FsspecWorkspace
+    from workspaces.fsspec import FsspecWorkspace
 
     local = deepagents_backend(LocalWorkspace(tmp_path / "ws"))
     assert isinstance(local, WorkspaceSandboxBackend) and isinstance(local, SandboxBackendProtocol)

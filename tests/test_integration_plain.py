@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from offloader.core.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.integrations.plain import (
     TurnContext,
     anthropic_tools,
@@ -16,7 +17,6 @@ from offloader.integrations.plain import (
     offload_tool_results,
     openai_tools,
 )
-from offloader.messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.offloader import ContextOffloader
 from workspaces import LocalWorkspace
 

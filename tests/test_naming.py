@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from offloader.naming import is_plain_name, safe_name
+from offloader.core.naming import is_plain_name, safe_name
 
 
 def test_plain_ids_are_used_as_given() -> None:

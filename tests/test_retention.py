@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from offloader.messages import DataBlock, Message, TextBlock, ToolResultBlock
+from offloader.core.messages import DataBlock, Message, TextBlock, ToolResultBlock
 from workspaces import LocalWorkspace
 from workspaces.retention import RetentionPolicy
 

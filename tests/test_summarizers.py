@@ -20,7 +20,7 @@ from offloader.compaction import (
     ToolExchange,
     parse_summaries,
 )
-from offloader.messages import JsonBlock, Message, TextBlock, ToolResultBlock
+from offloader.core.messages import JsonBlock, Message, TextBlock, ToolResultBlock
 
 pytestmark = pytest.mark.anyio
 

@@ -1,17 +1,20 @@
 """Workspaces: where offloaded content lives, and the file tools bound to it.
 
-``LocalWorkspace`` is always available; ``DockerWorkspace``, ``E2BWorkspace`` and
-``FsspecWorkspace`` load on first use so their optional SDKs are only imported
-when asked for.
+``LocalWorkspace`` is exported here; the other backends are imported by their
+own path so their SDKs load only when asked for::
+
+    from workspaces.docker import DockerWorkspace
+    from workspaces.e2b import E2BWorkspace
+    from workspaces.fsspec import FsspecStorage, FsspecWorkspace
+
+``workspaces`` depends only on ``offloader.core`` (never on the rest of
+``offloader``).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from .base import DATA_URL_PREFIX, ExecResult, FileInfo, Workspace
-from .errors import (
+from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.errors import (
     BackendUnavailable,
     CommandTimeout,
     InvalidPattern,
@@ -21,18 +24,18 @@ from .errors import (
     WorkspaceClosed,
     WorkspaceError,
 )
+from offloader.core.layout import DATA_URL_PREFIX
+from offloader.core.tools import Tool, ToolOutcome
+
+from .base import Workspace
 from .local import LocalWorkspace
-from .tools import Tool, ToolOutcome
 
 __all__ = [
     "DATA_URL_PREFIX",
     "BackendUnavailable",
     "CommandTimeout",
-    "DockerWorkspace",
-    "E2BWorkspace",
     "ExecResult",
     "FileInfo",
-    "FsspecWorkspace",
     "InvalidPattern",
     "LocalWorkspace",
     "NotEnoughSpace",
@@ -44,15 +47,3 @@ __all__ = [
     "WorkspaceClosed",
     "WorkspaceError",
 ]
-
-_LAZY = {
-    "DockerWorkspace": ".docker",
-    "E2BWorkspace": ".e2b",
-    "FsspecWorkspace": ".fsspec",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,7 +34,7 @@ import stat as stat_mod
 import threading
 from collections.abc import Callable, Iterator
 
-from .errors import NotEnoughSpace, PathOutsideWorkspace
+from offloader.core.errors import NotEnoughSpace, PathOutsideWorkspace
 
 __all__ = ["TEMP_PREFIX", "Beneath", "Entry"]
 

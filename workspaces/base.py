@@ -6,14 +6,8 @@ optionally, ``_exec`` and ``_grep_native``). Primitives receive workdir-relative
 POSIX paths that this class has already normalised and confined; they never see
 raw ids or user paths.
 
-On-disk layout (identical on every backend)::
-
-    {workdir}/data/{sha256}{.ext}                    media, written once
-    {workdir}/sessions/{sid}/context.jsonl           append-only message log
-    {workdir}/sessions/{sid}/tool_result-{tid}.txt   whole tool output
-    {workdir}/sessions/{sid}/ledger.jsonl            one line per offload
-    {workdir}/sessions/{sid}/state.json              compaction state
-    {workdir}/skills/
+The on-disk layout, identical on every backend, is described (and named) in
+:mod:`offloader.core.layout`.
 """
 
 from __future__ import annotations
@@ -24,40 +18,35 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
 import anyio
 
-from offloader.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
-from offloader.messages import DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, extension_for
-from offloader.naming import safe_name
+from offloader.core import layout
+from offloader.core import text as _text
+from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
+from offloader.core.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceClosed
+from offloader.core.layout import DATA_URL_PREFIX, LEDGER_FILE, json_line, ledger_line
+from offloader.core.messages import (
+    DataBlock,
+    JsonBlock,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    extension_for,
+)
+from offloader.core.naming import safe_name
+from offloader.core.tools import Tool
 
-from . import _text
-from .errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceClosed
-from .tools import FileTools, Tool
+from .retention import RetentionPolicy, collect_garbage
+from .tools import FileTools
 
-__all__ = ["DATA_URL_PREFIX", "ExecResult", "FileInfo", "Workspace"]
+__all__ = ["Workspace"]
 
-DATA_URL_PREFIX = "workspace:///"
 _log = logging.getLogger("offloader.workspaces")
-
-
-@dataclass(frozen=True, slots=True)
-class FileInfo:
-    """A file in the workspace: workdir-relative path, size in bytes, mtime (epoch seconds)."""
-
-    path: str
-    size: int
-    mtime: float
-
-
-@dataclass(frozen=True, slots=True)
-class ExecResult:
-    exit_code: int
-    stdout: bytes
-    stderr: bytes
 
 
 class Workspace(FileTools, abc.ABC):
@@ -233,7 +222,7 @@ class Workspace(FileTools, abc.ABC):
 
     @staticmethod
     def session_dir(session_id: str) -> str:
-        return f"sessions/{safe_name(session_id)}"
+        return layout.session_dir(session_id)
 
     # ------------------------------------------------------------ offloading
 
@@ -247,7 +236,7 @@ class Workspace(FileTools, abc.ABC):
         result = to_tool_result(tool_result)
         media, body = self._render_tool_result(result)
         folder = self.session_dir(session_id)
-        stem = f"{folder}/tool_result-{safe_name(result.id)}"
+        stem = f"{folder}/{layout.TOOL_RESULT_PREFIX}{safe_name(result.id)}"
         path = f"{stem}.txt"
 
         def entry(p: str) -> dict[str, Any]:
@@ -257,7 +246,7 @@ class Workspace(FileTools, abc.ABC):
                 "tool": result.name,
                 "tool_id": result.id,
                 "bytes": len(body),
-                "tokens": _estimate_tokens(len(body)),
+                "tokens": layout.estimate_tokens(len(body)),
                 "status": "offloaded",
                 "is_error": result.is_error,
             }
@@ -265,7 +254,7 @@ class Workspace(FileTools, abc.ABC):
         files = [*media, (path, body)]
         if self.ledger_batch <= 1:  # content and ledger line in one backend operation
             written = await self._write_and_append(
-                files, exclusive=True, append=(f"{folder}/ledger.jsonl", _ledger_line(entry(path)))
+                files, exclusive=True, append=(f"{folder}/{LEDGER_FILE}", ledger_line(entry(path)))
             )
             recorded = written[-1]
         else:
@@ -287,7 +276,7 @@ class Workspace(FileTools, abc.ABC):
         """
         await self._ready()
         messages = [to_message(m) for m in msgs]
-        path = f"{self.session_dir(session_id)}/context.jsonl"
+        path = f"{self.session_dir(session_id)}/{layout.CONTEXT_FILE}"
         if not messages:
             return self.reference(path)
         media: dict[str, bytes] = {}
@@ -297,7 +286,7 @@ class Workspace(FileTools, abc.ABC):
             stripped = _strip_media(msg, media)
             record = message_to_dict(stripped)
             record["time"] = now
-            lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
+            lines.append(json_line(record))
         if media:
             await self._write(sorted(media.items()), exclusive=True)
         await self._append(path, ("\n".join(lines) + "\n").encode("utf-8"))
@@ -348,8 +337,8 @@ class Workspace(FileTools, abc.ABC):
 
     async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
         """Append one ledger line for an offload (or buffer it, see ``ledger_batch``)."""
-        line = _ledger_line(entry)
-        path = f"{self.session_dir(session_id)}/ledger.jsonl"
+        line = ledger_line(entry)
+        path = f"{self.session_dir(session_id)}/{LEDGER_FILE}"
         if self.ledger_batch <= 1:
             await self._append(path, line)
             return
@@ -364,7 +353,8 @@ class Workspace(FileTools, abc.ABC):
     async def sessions(self) -> list[str]:
         """Names of the session folders (encoded ids), sorted."""
         await self._ready()
-        names = {info.path.split("/")[1] for info in await self._list("sessions") if info.path.count("/") >= 2}
+        listing = await self._list(layout.SESSIONS_DIR)
+        names = {info.path.split("/")[1] for info in listing if info.path.count("/") >= 2}
         return sorted(names)
 
     async def purge_session(self, session_id: str) -> None:
@@ -373,22 +363,66 @@ class Workspace(FileTools, abc.ABC):
         await self._remove(self.session_dir(session_id), recursive=True)
 
     async def read_bytes(self, path: str, start: int = 0, end: int | None = None) -> bytes:
-        """Raw bytes of a file in the workspace (path, reference or ``workspace:///`` URL)."""
+        """Raw bytes ``[start, end)`` of a file (path, reference or ``workspace:///`` URL).
+
+        FileNotFoundError if it is missing; an empty range is ``b""`` without a backend call.
+        """
         await self._ready()
-        return await self._read(self.relative(path), start, end)
+        rel = self.relative(path)
+        if end is not None and end <= start:
+            return b""
+        return await self._read(rel, start, end)
 
     async def write_bytes(self, path: str, data: bytes) -> str:
         """Write one file atomically (replacing it); returns its reference."""
+        rel = self._target(path)
+        await self.write_files([(rel, data)])
+        return self.reference(rel)
+
+    async def write_files(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
+        """Write a batch, each file atomically, creating folders.
+
+        With ``exclusive`` an existing file is left untouched. Returns, per file,
+        whether this call wrote it.
+        """
+        await self._ready()
+        return await self._write([(self._target(p), bytes(d)) for p, d in files], exclusive=exclusive)
+
+    async def append_bytes(self, path: str, data: bytes) -> None:
+        """Append whole lines to a file as one unit (concurrent appends never interleave)."""
+        await self._ready()
+        await self._append(self._target(path), bytes(data))
+
+    async def list_files(self, path: str = ".") -> list[FileInfo]:
+        """Every regular file under ``path``, recursively, hidden ones included; [] if none."""
+        await self._ready()
+        return await self._list(self.relative(path))
+
+    async def find_files(self, path: str = ".", glob: str | None = None) -> list[FileInfo]:
+        """The files Glob and Grep see: ``path`` itself if it is a file, else the visible files
+        under it (no temp files, no line indexes) matching ``glob``, sorted by path."""
+        await self._ready()
+        return await self._candidate_files(self.relative(path), glob)
+
+    async def remove(self, path: str, *, recursive: bool = False) -> None:
+        """Remove a file, or a folder tree with ``recursive``; missing is not an error."""
         await self._ready()
         rel = self.relative(path)
         if not rel:
-            raise PathOutsideWorkspace("cannot write to the workdir itself")
-        await self._write([(rel, data)])
-        return self.reference(rel)
+            raise PathOutsideWorkspace("refusing to remove the workdir itself")
+        await self._remove(rel, recursive=recursive)
 
     async def stat(self, path: str) -> FileInfo | None:
+        """Size and mtime of a regular file; None if it is missing or a folder."""
         await self._ready()
         return await self._stat(self.relative(path))
+
+    def _target(self, path: str) -> str:
+        """The workdir-relative path to write to; the workdir itself is refused."""
+        rel = self.relative(path)
+        if not rel:
+            raise PathOutsideWorkspace("cannot write to the workdir itself")
+        return rel
 
     async def exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         """Run a command in the workspace (backends that support it)."""
@@ -400,8 +434,6 @@ class Workspace(FileTools, abc.ABC):
 
         Returns a ``GcReport``; see ``workspaces.retention`` for the pinning rules.
         """
-        from .retention import RetentionPolicy, collect_garbage
-
         await self.flush()
         return await collect_garbage(self, policy if policy is not None else RetentionPolicy(), dry_run=dry_run)
 
@@ -410,18 +442,9 @@ class Workspace(FileTools, abc.ABC):
         return self._file_tools()
 
 
-def _ledger_line(entry: dict[str, Any]) -> bytes:
-    entry = {"time": round(time.time(), 3), **entry}
-    return (json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode("utf-8")
-
-
-def _estimate_tokens(n_bytes: int) -> int:
-    return (n_bytes + 3) // 4
-
-
 def _data_path(block: DataBlock) -> str:
     assert block.data is not None
-    return f"data/{hashlib.sha256(block.data).hexdigest()}{extension_for(block.media_type)}"
+    return layout.data_path(block.data, extension_for(block.media_type))
 
 
 def _data_tag(url: str, block: DataBlock) -> str:

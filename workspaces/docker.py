@@ -49,9 +49,17 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from . import _text
-from .base import ExecResult, FileInfo, Workspace
-from .errors import BackendUnavailable, CommandTimeout, NotEnoughSpace, PathOutsideWorkspace, UnsupportedOperation
+from offloader.core import text as _text
+from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.errors import (
+    BackendUnavailable,
+    CommandTimeout,
+    NotEnoughSpace,
+    PathOutsideWorkspace,
+    UnsupportedOperation,
+)
+
+from .base import Workspace
 
 __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
 

@@ -70,8 +70,16 @@ from e2b.exceptions import (
 )
 from e2b.sandbox.commands.command_handle import CommandExitException
 
-from .base import ExecResult, FileInfo, Workspace
-from .errors import BackendUnavailable, CommandTimeout, NotEnoughSpace, PathOutsideWorkspace, WorkspaceError
+from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.errors import (
+    BackendUnavailable,
+    CommandTimeout,
+    NotEnoughSpace,
+    PathOutsideWorkspace,
+    WorkspaceError,
+)
+
+from .base import Workspace
 
 __all__ = ["E2BWorkspace"]
 

@@ -42,12 +42,13 @@ import anyio.to_thread
 import fsspec
 import sniffio
 
-from offloader.naming import safe_name
-from offloader.storage import StoredContent
+from offloader.core.backend import FileInfo
+from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
+from offloader.core.naming import safe_name
+from offloader.core.protocol import StoredContent
 
 from ._beneath import Beneath
-from .base import FileInfo, Workspace
-from .errors import PathOutsideWorkspace, WorkspaceClosed
+from .base import Workspace
 
 __all__ = ["FsspecStorage", "FsspecWorkspace"]
 

@@ -21,9 +21,11 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
+from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.errors import CommandTimeout
+
 from ._beneath import Beneath
-from .base import ExecResult, FileInfo, Workspace
-from .errors import CommandTimeout
+from .base import Workspace
 
 __all__ = ["LocalWorkspace"]
 

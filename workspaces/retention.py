@@ -54,19 +54,33 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from offloader.core.backend import FileInfo
+from offloader.core.layout import (
+    CONTEXT_FILE,
+    DATA_DIR,
+    DATA_URL_PREFIX,
+    INDEX_SUFFIX,
+    LEDGER_FILE,
+    SESSION_META_FILES,
+    SESSIONS_DIR,
+    STATE_FILE,
+    TMP_PREFIX,
+)
+from offloader.core.naming import safe_name
+
 if TYPE_CHECKING:
-    from .base import FileInfo, Workspace
+    from .base import Workspace
 
 __all__ = ["PIN_STATUSES", "GcReport", "RemovedFile", "RetentionPolicy", "collect_garbage"]
 
 #: Ledger statuses that pin an item while its session is live.
 PIN_STATUSES = frozenset({"pinned", "mild", "truncated"})
 _USER_PIN = "pinned"
-_META = frozenset({"context.jsonl", "ledger.jsonl", "state.json"})
-_TEMP = ".tmp-"
-_DATA_URL = b"workspace:///data/"
+_META = SESSION_META_FILES
+_TEMP = TMP_PREFIX
+_DATA_URL = f"{DATA_URL_PREFIX}{DATA_DIR}/".encode()
 #: Derived files kept beside an item (the retrieval line index); they follow their item.
-_SIDECARS = (".lineidx",)
+_SIDECARS = (INDEX_SUFFIX,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +179,12 @@ async def collect_garbage(
 
     ``progress(done, total)`` is called while removing (for a progress bar).
     """
-    from offloader.naming import safe_name
-
     await ws._ready()
     now = time.time() if now is None else now
     report = GcReport(dry_run=dry_run)
-    only = f"sessions/{safe_name(policy.session)}" if policy.session is not None else None
-    listing = await ws._list(only or "sessions")
-    media = [] if only else [f for f in await ws._list("data") if f.path.startswith("data/")]
+    only = f"{SESSIONS_DIR}/{safe_name(policy.session)}" if policy.session is not None else None
+    listing = await ws._list(only or SESSIONS_DIR)
+    media = [] if only else [f for f in await ws._list(DATA_DIR) if f.path.startswith(f"{DATA_DIR}/")]
     report.scanned = len(listing) + len(media)
 
     victims: list[RemovedFile] = []
@@ -180,7 +192,7 @@ async def collect_garbage(
     sessions: dict[str, _Session] = {}
     for info in listing:
         parts = info.path.split("/")
-        if len(parts) < 3 or parts[0] != "sessions":
+        if len(parts) < 3 or parts[0] != SESSIONS_DIR:
             continue
         if _basename(info.path).startswith(_TEMP):
             temps.append(info)
@@ -210,9 +222,7 @@ async def collect_garbage(
             tg.start_soon(pins, s)
     for s in sessions.values():
         if policy.max_age is not None:
-            activity = [f.mtime for f in s.items] + [
-                s.meta[m].mtime for m in ("context.jsonl", "state.json") if m in s.meta
-            ]
+            activity = [f.mtime for f in s.items] + [s.meta[m].mtime for m in (CONTEXT_FILE, STATE_FILE) if m in s.meta]
             if not activity:
                 activity = [f.mtime for f in s.files]
             newest = max(activity, default=now)
@@ -299,15 +309,15 @@ def _apply_limits(
 async def _load_pins(ws: Workspace, s: _Session) -> None:
     """Pinned item names of a session, from ``state.json`` and the ledger's latest statuses."""
     names = {_basename(f.path) for f in s.items}
-    if "state.json" in s.meta:
+    if STATE_FILE in s.meta:
         try:
-            state = (await ws._read(s.meta["state.json"].path)).decode("utf-8", "replace")
+            state = (await ws._read(s.meta[STATE_FILE].path)).decode("utf-8", "replace")
         except FileNotFoundError:
             state = ""
         s.pinned.update(n for n in names if n in state)
-    if "ledger.jsonl" in s.meta:
+    if LEDGER_FILE in s.meta:
         try:
-            raw = await ws._read(s.meta["ledger.jsonl"].path)
+            raw = await ws._read(s.meta[LEDGER_FILE].path)
         except FileNotFoundError:
             raw = b""
         latest: dict[str, str] = {}
@@ -331,7 +341,7 @@ async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], remove
     for s in sessions.values():
         for f in s.files:
             name = _basename(f.path)
-            if f.path in removed or name in ("ledger.jsonl", "state.json") or name.endswith(_SIDECARS):
+            if f.path in removed or name in (LEDGER_FILE, STATE_FILE) or name.endswith(_SIDECARS):
                 continue
             try:
                 data = await ws._read(f.path)
@@ -343,7 +353,7 @@ async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], remove
                 end = start
                 while end < len(data) and data[end : end + 1] not in b"\"'<> \n\\)":
                     end += 1
-                found.add("data/" + data[start:end].decode("utf-8", "replace"))
+                found.add(f"{DATA_DIR}/" + data[start:end].decode("utf-8", "replace"))
                 pos = data.find(_DATA_URL, end)
     return found
 
@@ -374,7 +384,7 @@ async def _remove_all(
                 if not victim.path.endswith(side):
                     await ws._remove(victim.path + side)
             parts = victim.path.split("/")
-            if victim.reason != "expired-session" and parts[0] == "sessions" and not parts[-1].startswith(_TEMP):
+            if victim.reason != "expired-session" and parts[0] == SESSIONS_DIR and not parts[-1].startswith(_TEMP):
                 entry = {
                     "time": round(time.time(), 3),
                     "kind": "gc",
@@ -387,4 +397,4 @@ async def _remove_all(
         if progress is not None:
             progress(i, total)
     for name, lines in ledger_lines.items():
-        await ws._append(f"sessions/{name}/ledger.jsonl", ("\n".join(lines) + "\n").encode())
+        await ws._append(f"{SESSIONS_DIR}/{name}/{LEDGER_FILE}", ("\n".join(lines) + "\n").encode())

@@ -1,85 +1,24 @@
-"""Read, Grep and Glob over a workspace, and the framework-neutral Tool wrapper.
+"""Read, Grep and Glob over a workspace.
 
 The operations are methods of every workspace (``await ws.read(...)``); ``ws.tools()``
-wraps them as :class:`Tool` objects (an async callable plus a JSON schema) that any
-agent framework can register. Tool calls never raise into the agent loop: errors
-come back as ``Error: ...`` text with ``is_error`` set.
+wraps them as :class:`~offloader.core.tools.Tool` objects (an async callable plus a
+JSON schema) that any agent framework can register.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from . import _text
-from .errors import WorkspaceError
+from offloader.core import lineindex
+from offloader.core import text as _text
+from offloader.core.backend import FileInfo
+from offloader.core.layout import is_hidden
+from offloader.core.tools import Tool
 
-if TYPE_CHECKING:
-    from .base import FileInfo
+__all__ = ["FileTools"]
 
-__all__ = ["FileTools", "Tool", "ToolOutcome"]
-
-_log = logging.getLogger("offloader.tools")
 _CHUNK = 1 << 20
 _BINARY_PROBE = 8192
-_INDEX_SUFFIX = ".lineidx"  # offloader.retrieval.INDEX_SUFFIX (a sidecar, not content)
-
-
-@dataclass(frozen=True, slots=True)
-class ToolOutcome:
-    text: str
-    is_error: bool = False
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A tool an agent can call: name, description, JSON-schema parameters, async function."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    function: Callable[..., Awaitable[str]] = field(repr=False)
-
-    async def invoke(self, arguments: Mapping[str, Any] | None = None) -> ToolOutcome:
-        """Call with a JSON-like argument dict; errors become an error outcome."""
-        args = dict(arguments or {})
-        unknown = set(args) - set(self.parameters.get("properties", {}))
-        if unknown:
-            return ToolOutcome(f"Error: unknown argument(s) for {self.name}: {', '.join(sorted(unknown))}", True)
-        missing = [p for p in self.parameters.get("required", []) if p not in args]
-        if missing:
-            return ToolOutcome(f"Error: missing required argument(s) for {self.name}: {', '.join(missing)}", True)
-        try:
-            return ToolOutcome(await self.function(**args))
-        except (WorkspaceError, OSError, ValueError, TypeError, UnicodeError) as exc:
-            return ToolOutcome(f"Error: {_describe(exc)}", True)
-        except Exception as exc:  # anything else still must not kill the agent loop
-            _log.warning("tool %s failed unexpectedly", self.name, exc_info=True)
-            return ToolOutcome(f"Error: {type(exc).__name__}: {exc}", True)
-
-    async def __call__(self, **arguments: Any) -> str:
-        return (await self.invoke(arguments)).text
-
-    def openai_schema(self) -> dict[str, Any]:
-        """The tool as an OpenAI function-calling definition."""
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }
-
-    def anthropic_schema(self) -> dict[str, Any]:
-        """The tool as an Anthropic tool definition."""
-        return {"name": self.name, "description": self.description, "input_schema": self.parameters}
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return f"file not found: {exc.filename or exc.args[0] if exc.args else exc}"
-    if isinstance(exc, IsADirectoryError):
-        return f"is a directory (use Glob to list it): {exc.filename or exc}"
-    return str(exc) or type(exc).__name__
 
 
 def _is_binary(head: bytes) -> bool:
@@ -204,16 +143,8 @@ class FileTools:
         return "\n".join(out + footer)
 
     async def _indexed_start(self, rel: str, info: FileInfo, line: int) -> tuple[int, int] | None:
-        """(byte offset of ``line``, line count) from a fresh retrieval line index, else None.
-
-        The index (``{file}.lineidx``) is written by ``offloader.retrieval`` for text
-        only, with the file's size and mtime; imported lazily (offloader imports workspaces).
-        """
-        try:
-            from offloader.retrieval import indexed_line_start
-        except ImportError:  # pragma: no cover - same distribution
-            return None
-        return await indexed_line_start(self, rel, info.size, info.mtime, line)  # type: ignore[arg-type]
+        """(byte offset of ``line``, line count) from a fresh retrieval line index, else None."""
+        return await lineindex.indexed_line_start(self._read, rel, info.size, info.mtime, line)
 
     def _render_line(self, ref: str, line_no: int, data: bytes, length: int, column: int) -> tuple[str, str | None]:
         width = self.max_line_bytes
@@ -335,9 +266,7 @@ class FileTools:
         if info is not None:
             return [info]
         # temp files of atomic writes and line-index sidecars of retrieval are never shown
-        files = [
-            f for f in await self._list(rel) if "/.tmp-" not in "/" + f.path and not f.path.endswith(_INDEX_SUFFIX)
-        ]
+        files = [f for f in await self._list(rel) if not is_hidden(f.path)]
         if glob:
             matcher = _text.glob_matcher(glob)
             cut = len(rel) + 1 if rel else 0

@@ -84,7 +84,7 @@ def open_workspace(workdir: str) -> Workspace:
     """A LocalWorkspace for a folder, a FsspecWorkspace for a URL."""
     if is_url(workdir):
         try:
-            from workspaces import FsspecWorkspace
+            from workspaces.fsspec import FsspecWorkspace
         except (ImportError, AttributeError) as exc:
             raise click.UsageError(f"{workdir}: fsspec workspaces are not available ({exc})") from exc
         return FsspecWorkspace(workdir)  # type: ignore[no-any-return]
@@ -189,7 +189,7 @@ def parse_size(text: str) -> int:
 
 def run_async(fn: Callable[..., Any], *args: Any) -> Any:
     """Run a coroutine function; workspace errors become a clean CLI error."""
-    from workspaces.errors import WorkspaceError
+    from offloader.core.errors import WorkspaceError
 
     try:
         return anyio.run(fn, *args)

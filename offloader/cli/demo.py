@@ -63,7 +63,7 @@ def _build_log(lines: int) -> str:
 
 async def _demo(folder: str, narrate: bool) -> dict[str, Any]:
     from offloader.compaction import ContextCompactor
-    from offloader.messages import TextBlock, ToolResultBlock
+    from offloader.core.messages import TextBlock, ToolResultBlock
     from offloader.retrieval import retrieve
     from offloader.tokens import default_counter
     from workspaces import LocalWorkspace

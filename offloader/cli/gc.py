@@ -98,7 +98,7 @@ def gc(
 
 def _session_id(given: str, folder: str) -> str:
     """The session id whose folder is ``folder`` (``given`` names it as an id or as the folder)."""
-    from offloader.naming import is_plain_name, safe_name
+    from offloader.core.naming import is_plain_name, safe_name
 
     if safe_name(given) == folder:
         return given

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 if TYPE_CHECKING:
-    from workspaces.base import FileInfo, Workspace
+    from workspaces import FileInfo, Workspace
 
 __all__ = ["Inventory", "Item", "SessionInventory", "inventory"]
 

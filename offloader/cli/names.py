@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from offloader.naming import safe_name
+from offloader.core.naming import safe_name
 
 if TYPE_CHECKING:
     from workspaces.base import Workspace
@@ -85,7 +85,7 @@ async def resolve_item(ws: Workspace, ref: str, *, session: str | None = None) -
 
     ``session``: a folder name that restricts a bare file name to one session.
     """
-    from workspaces.errors import PathOutsideWorkspace
+    from offloader.core.errors import PathOutsideWorkspace
 
     if "/" not in ref.replace("\\", "/"):
         return await _by_file_name(ws, ref, session)

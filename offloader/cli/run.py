@@ -90,8 +90,8 @@ def run(
         raise click.BadParameter("run streams output to a local disk; give a folder", param_hint="--workdir")
     if tee is None:
         tee = not as_json and sys.stdout.isatty()
+    from offloader.core.errors import NotEnoughSpace
     from workspaces import LocalWorkspace
-    from workspaces.errors import NotEnoughSpace
 
     ws = LocalWorkspace(workdir)
     folder = os.path.join(str(ws.path), ws.session_dir(session_id))
@@ -146,7 +146,7 @@ def _fail(message: str, code: int) -> NoReturn:
 
 
 def _raise_space(exc: OSError) -> NoReturn:
-    from workspaces.errors import NotEnoughSpace
+    from offloader.core.errors import NotEnoughSpace
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         raise NotEnoughSpace(exc.errno, "no space left for the command's output") from exc
@@ -164,7 +164,7 @@ async def _finish_run(
     preview_tokens: int,
 ) -> dict[str, Any]:
     """Small output whole; otherwise move the stored file into place and preview it. Stable keys."""
-    from offloader.naming import safe_name
+    from offloader.core.naming import safe_name
     from offloader.tokens import MAX_CHARS_PER_TOKEN, default_counter, exceeds
 
     size = done.bytes

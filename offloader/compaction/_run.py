@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from offloader.convert import block_from_dict, block_to_dict
-from offloader.messages import (
+from offloader.core.convert import block_from_dict, block_to_dict
+from offloader.core.messages import (
     Block,
     Message,
     TextBlock,

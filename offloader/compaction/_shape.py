@@ -1,6 +1,6 @@
 """Shape-preserving builders: edit a message in the caller's own format.
 
-The compactor reasons on canonical :class:`~offloader.messages.Message` objects
+The compactor reasons on canonical :class:`~offloader.core.messages.Message` objects
 but must hand back what it was given. :func:`rebuild` takes the caller's
 original message, its canonical form and replacements keyed by canonical block
 index, and returns a *new* object of the original's kind (OpenAI, Anthropic or
@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from offloader.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = ["rebuild", "text_message"]
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from offloader.messages import Block, DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.messages import Block, DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 from ._state import Entry, normalise_id
 from .policy import CompactionEntry, Level

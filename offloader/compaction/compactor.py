@@ -32,10 +32,10 @@ from typing import Any, Literal
 import anyio
 
 from offloader import tokens as _tokens
-from offloader.convert import message_to_dict, to_message
-from offloader.messages import Message
-from offloader.naming import safe_name
-from offloader.protocol import Offloader
+from offloader.core.convert import message_to_dict, to_message
+from offloader.core.messages import Message
+from offloader.core.naming import safe_name
+from offloader.core.protocol import Offloader
 from offloader.tokens import HeuristicCounter, TokenCounter
 
 from ._run import _Run
@@ -53,7 +53,7 @@ _TEXT_CACHE_LIMIT = 20_000
 class ContextCompactor:
     """Keeps a conversation under ``window`` tokens; see the module docstring.
 
-    ``offloader`` is any :class:`~offloader.protocol.Offloader`; when it also has
+    ``offloader`` is any :class:`~offloader.core.protocol.Offloader`; when it also has
     ``read_bytes``/``write_bytes`` (every workspace does) the state persists in
     ``sessions/{sid}/state.json`` and ledger lines go to ``ledger.jsonl``.
     ``counter`` defaults to the package's default counter (tiktoken when

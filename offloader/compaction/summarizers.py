@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from offloader.messages import JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.messages import JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
     "MAX_SUMMARY_CHARS",

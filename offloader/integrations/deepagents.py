@@ -53,9 +53,9 @@ from deepagents.backends.utils import (
     perform_string_replacement,
 )
 
-from workspaces import _text
-from workspaces.base import FileInfo, Workspace
-from workspaces.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceError
+from offloader.core import text as _text
+from offloader.core.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceError
+from workspaces import FileInfo, Workspace
 
 __all__ = ["WorkspaceBackend", "WorkspaceSandboxBackend", "deepagents_backend"]
 

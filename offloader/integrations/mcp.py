@@ -24,7 +24,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server import Server
 
-from offloader.messages import TextBlock, ToolResultBlock
+from offloader.core.messages import TextBlock, ToolResultBlock
 from offloader.retrieval import retrieval_tool
 from workspaces import Tool, Workspace
 

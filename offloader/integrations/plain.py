@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from offloader.compaction import CompactionResult, ContextCompactor
-from offloader.messages import Message, ToolCallBlock, ToolResultBlock
+from offloader.core.messages import Message, ToolCallBlock, ToolResultBlock
 from offloader.offloader import ContextOffloader
 from workspaces import Tool, ToolOutcome, Workspace
 

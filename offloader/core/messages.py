@@ -1,7 +1,7 @@
 """The canonical, framework-neutral message model.
 
 Every framework shape (OpenAI, Anthropic, Strands, AgentScope) is converted into
-these frozen dataclasses by :mod:`offloader.convert`; the rest of the package
+these frozen dataclasses by :mod:`offloader.core.convert`; the rest of the package
 only ever reasons about them. Frozen so nothing downstream can mutate a
 caller's conversation by accident.
 """

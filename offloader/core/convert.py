@@ -2,7 +2,7 @@
 
 Accepted shapes (detected structurally, no framework is imported):
 
-* the canonical dataclasses of :mod:`offloader.messages`;
+* the canonical dataclasses of :mod:`offloader.core.messages`;
 * OpenAI chat dicts (``role``/``content``/``tool_calls``/``tool_call_id``; content
   parts ``text``, ``image_url``, ``input_audio``, ``file``);
 * Anthropic content blocks (``text``, ``image``, ``document``, ``tool_use``,

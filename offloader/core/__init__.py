@@ -1,0 +1,11 @@
+"""The leaf core shared by ``offloader`` and ``workspaces``; it imports nothing of ours above it.
+
+* :mod:`~offloader.core.messages`, :mod:`~offloader.core.convert`: the message model and
+  the converters from framework shapes;
+* :mod:`~offloader.core.protocol`: the Offloader and Storage protocols;
+* :mod:`~offloader.core.backend`: what the top layer relies on from a workspace;
+* :mod:`~offloader.core.layout`: file names and record formats of the on-disk layout;
+* :mod:`~offloader.core.lineindex`, :mod:`~offloader.core.text`: line indexes, paths,
+  globs and RE2 search;
+* :mod:`~offloader.core.naming`, :mod:`~offloader.core.tools`, :mod:`~offloader.core.errors`.
+"""

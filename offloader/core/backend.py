@@ -1,0 +1,55 @@
+"""What the top layer may rely on from a workspace, typed without importing ``workspaces``.
+
+:class:`WorkspaceProtocol` is the public surface of every ``workspaces.Workspace``
+(content, references, file operations, offloading); ``ContextOffloader``,
+retrieval, storages and compaction are written against it. :class:`FileInfo`
+and :class:`ExecResult` are the values it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["ExecResult", "FileInfo", "WorkspaceProtocol"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileInfo:
+    """A file in the workspace: workdir-relative path, size in bytes, mtime (epoch seconds)."""
+
+    path: str
+    size: int
+    mtime: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExecResult:
+    """Exit code and output of a command run inside a workspace."""
+
+    exit_code: int
+    stdout: bytes
+    stderr: bytes
+
+
+@runtime_checkable
+class WorkspaceProtocol(Protocol):
+    """The public calls of a workspace (see ``workspaces.Workspace`` for their contracts)."""
+
+    workdir: str
+
+    def reference(self, path: str) -> str: ...
+    def relative(self, path_or_reference: str) -> str: ...
+    def session_dir(self, session_id: str) -> str: ...
+    async def read_bytes(self, path: str, start: int = 0, end: int | None = None) -> bytes: ...
+    async def write_bytes(self, path: str, data: bytes) -> str: ...
+    async def write_files(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]: ...
+    async def append_bytes(self, path: str, data: bytes) -> None: ...
+    async def list_files(self, path: str = ".") -> list[FileInfo]: ...
+    async def find_files(self, path: str = ".", glob: str | None = None) -> list[FileInfo]: ...
+    async def remove(self, path: str, *, recursive: bool = False) -> None: ...
+    async def stat(self, path: str) -> FileInfo | None: ...
+    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str: ...
+    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str: ...
+    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any: ...
