@@ -104,7 +104,7 @@ async def run(tmp_path_factory: pytest.TempPathFactory, anyio_backend: str) -> A
             "The compiler crashed.",
         )
     )
-    async with LocalWorkspace(workdir) as ws:
+    async with LocalWorkspace(workdir, allow_host_commands=True) as ws:
         agent = create_deep_agent(model=model, tools=[build_log], backend=deepagents_backend(ws))
         result = await agent.ainvoke({"messages": [{"role": "user", "content": "Why did the build fail?"}]})
         yield Run(workdir, model, result)
@@ -153,8 +153,10 @@ async def test_execute_runs_inside_the_workspace(run: Run) -> None:
 def test_backend_kind_follows_whether_the_workspace_runs_commands(tmp_path: Path) -> None:
     from workspaces.fsspec import FsspecWorkspace
 
-    local = deepagents_backend(LocalWorkspace(tmp_path / "ws"))
-    assert isinstance(local, WorkspaceSandboxBackend) and isinstance(local, SandboxBackendProtocol)
+    local = deepagents_backend(LocalWorkspace(tmp_path / "ws"))  # host commands only on request
+    assert type(local) is WorkspaceBackend and not isinstance(local, SandboxBackendProtocol)
+    host = deepagents_backend(LocalWorkspace(tmp_path / "ws", allow_host_commands=True))
+    assert isinstance(host, WorkspaceSandboxBackend) and isinstance(host, SandboxBackendProtocol)
     store = deepagents_backend(FsspecWorkspace("memory://deepagents-kind"))
     assert type(store) is WorkspaceBackend
     assert isinstance(store, BackendProtocol) and not isinstance(store, SandboxBackendProtocol)
@@ -248,11 +250,17 @@ async def test_workspace_references_are_accepted_as_paths(backend: WorkspaceBack
 @pytest.mark.anyio
 async def test_paths_leaving_the_workdir_are_refused_everywhere(backend: WorkspaceBackend) -> None:
     for path in ["/../escape.txt", "../../escape.txt", "/a/../../escape.txt", "/a\x00b"]:
-        assert (await backend.awrite(path, "x")).error, path
-        assert (await backend.aread(path)).error, path
-        assert (await backend.aedit(path, "a", "b")).error, path
-        assert (await backend.als(path)).error, path
-        assert (await backend.agrep("x", path)).error, path
+        # deepagents' contract (FilesystemBackend): traversal raises ValueError
+        for call in (
+            backend.awrite(path, "x"),
+            backend.aread(path),
+            backend.aedit(path, "a", "b"),
+            backend.als(path),
+            backend.agrep("x", path),
+            backend.adelete(path),
+        ):
+            with pytest.raises(ValueError):
+                await call
         assert [r.error for r in await backend.aupload_files([(path, b"x")])] == ["invalid_path"], path
         assert [r.error for r in await backend.adownload_files([path])] == ["invalid_path"], path
     assert (await backend.aglob("../*")).error
@@ -284,7 +292,7 @@ def test_sync_methods_work_without_any_event_loop(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_execute_reports_exit_code_and_combined_output(tmp_path: Path) -> None:
-    async with LocalWorkspace(tmp_path / "ws") as ws:
+    async with LocalWorkspace(tmp_path / "ws", allow_host_commands=True) as ws:
         backend = deepagents_backend(ws)
         assert isinstance(backend, WorkspaceSandboxBackend)
         ok = await backend.aexecute("echo out; echo err >&2; exit 3")
@@ -295,9 +303,76 @@ async def test_execute_reports_exit_code_and_combined_output(tmp_path: Path) -> 
 
 @pytest.mark.anyio
 async def test_execute_is_offered_exactly_when_the_workspace_runs_commands(backend: WorkspaceBackend) -> None:
-    runs_commands = type(backend.workspace)._exec is not Workspace._exec
+    runs_commands = backend.workspace.runs_commands
     assert isinstance(backend, SandboxBackendProtocol) == runs_commands
     if isinstance(backend, WorkspaceSandboxBackend):
         await backend.awrite("/data.txt", "a\nb\nc\n")
         out = await backend.aexecute("wc -l < data.txt")
         assert out.exit_code == 0 and out.output.strip() == "3"
+
+
+@pytest.mark.anyio
+async def test_a_local_workspace_refuses_host_commands_unless_asked(tmp_path: Path) -> None:
+    from workspaces.errors import UnsupportedOperation
+
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        assert not ws.runs_commands
+        with pytest.raises(UnsupportedOperation, match="allow_host_commands=True"):
+            await ws.exec(["id", "-un"])
+        forced = WorkspaceSandboxBackend(ws)  # even a hand-built sandbox backend cannot run them
+        out = await forced.aexecute("id -un")
+        assert out.exit_code is None and "allow_host_commands" in out.output
+
+
+@pytest.mark.anyio
+async def test_execute_validates_timeout_and_command(tmp_path: Path) -> None:
+    async with LocalWorkspace(tmp_path / "ws", allow_host_commands=True) as ws:
+        backend = WorkspaceSandboxBackend(ws)
+        for bad in (0, -1):
+            with pytest.raises(ValueError, match="timeout must be positive"):
+                await backend.aexecute("true", timeout=bad)
+        with pytest.raises(ValueError):
+            WorkspaceSandboxBackend(ws, default_timeout=0)
+        empty = await backend.aexecute("  ")
+        assert empty.exit_code == 1 and "non-empty" in empty.output
+
+
+@pytest.mark.anyio
+async def test_delete_removes_files_and_folders(backend: WorkspaceBackend) -> None:
+    await backend.aupload_files([("/keep.txt", b"k"), ("/drop.txt", b"d"), ("/dir/a.txt", b"a"), ("/dir/b/c", b"c")])
+    assert (await backend.adelete("/drop.txt")).path == "/drop.txt"
+    assert (await backend.adelete("/dir")).error is None
+    missing = await backend.adelete("/dir")
+    assert missing.path is None and "not found" in (missing.error or "")
+    listing = await backend.als("/")
+    assert [e["path"] for e in listing.entries or []] == ["/keep.txt"]
+    assert (await backend.adelete("/")).error
+
+
+@pytest.mark.anyio
+async def test_read_reports_total_lines_and_refuses_non_utf8(backend: WorkspaceBackend) -> None:
+    await backend.awrite("/n.txt", "".join(f"{i}\n" for i in range(10)))
+    window = await backend.aread("/n.txt", offset=2, limit=3)
+    assert window.file_data is not None and window.file_data["content"] == "2\n3\n4\n"
+    assert (window.total_lines, window.start_line, window.end_line, window.next_offset) == (10, 3, 5, 5)
+    await backend.workspace.write_bytes("latin.txt", "café".encode("latin-1"))
+    bad = await backend.aread("/latin.txt")
+    assert bad.file_data is None and bad.error is not None and "utf-8" in bad.error
+
+
+def test_ls_of_an_empty_local_folder_is_empty_not_missing(tmp_path: Path) -> None:
+    (tmp_path / "ws" / "empty").mkdir(parents=True)
+    backend = deepagents_backend(LocalWorkspace(tmp_path / "ws"))
+    assert backend.ls("/empty").entries == []
+    assert "path_not_found" in (backend.ls("/nope").error or "")
+    assert backend.delete("/empty").error is None and not (tmp_path / "ws" / "empty").exists()
+
+
+@pytest.mark.anyio
+async def test_sync_methods_work_inside_the_running_loop(tmp_path: Path) -> None:
+    backend = deepagents_backend(LocalWorkspace(tmp_path / "ws"))
+    await backend.awrite("/a.txt", "async\n")  # the workspace is now used by this loop
+    assert backend.write("/b.txt", "sync in loop\n").error is None  # blocks this loop: runs on the loop thread
+    got = backend.read("/b.txt")
+    assert got.file_data is not None and got.file_data["content"] == "sync in loop\n"
+    assert (await backend.aread("/a.txt")).total_lines == 1

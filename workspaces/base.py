@@ -111,6 +111,15 @@ class Workspace(FileTools, abc.ABC):
         """Run a command inside the workspace (cwd = workdir). Optional."""
         raise UnsupportedOperation(f"{type(self).__name__} cannot run commands")
 
+    async def _isdir(self, path: str) -> bool:
+        """Whether ``path`` is a folder. Default: it holds a file (object stores have no empty folders)."""
+        return bool(await self._list(path))
+
+    @property
+    def runs_commands(self) -> bool:
+        """Whether ``exec`` runs commands here (a backend that implements ``_exec``)."""
+        return type(self)._exec is not Workspace._exec
+
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
     ) -> list[str] | None:

@@ -22,7 +22,7 @@ import anyio
 import anyio.to_thread
 
 from offloader.core.backend import ExecResult, FileInfo
-from offloader.core.errors import CommandTimeout
+from offloader.core.errors import CommandTimeout, UnsupportedOperation
 
 from ._beneath import Beneath
 from .base import Workspace
@@ -31,14 +31,32 @@ __all__ = ["LocalWorkspace"]
 
 
 class LocalWorkspace(Workspace):
-    """Offloaded content in a host folder (created if missing)."""
+    """Offloaded content in a host folder (created if missing).
 
-    def __init__(self, workdir: str | os.PathLike[str] = ".offload", *, file_mode: int = 0o644) -> None:
+    Files are confined to the workdir; commands are not. ``exec`` (and so
+    deepagents' ``execute`` tool) runs host commands only with
+    ``allow_host_commands=True``, and then unconfined: as this process's user,
+    with this machine's files and network, cwd = workdir. For commands an agent
+    chooses, use a sandbox: ``DockerWorkspace`` or ``E2BWorkspace``.
+    """
+
+    def __init__(
+        self,
+        workdir: str | os.PathLike[str] = ".offload",
+        *,
+        file_mode: int = 0o644,
+        allow_host_commands: bool = False,
+    ) -> None:
         root = os.path.abspath(os.fspath(workdir))
         super().__init__(root)
         self._root = root
         self._file_mode = file_mode
         self._tree = Beneath(root, file_mode=file_mode, describe=self.reference)
+        self.allow_host_commands = allow_host_commands
+
+    @property
+    def runs_commands(self) -> bool:
+        return self.allow_host_commands
 
     async def _open(self) -> None:
         await anyio.to_thread.run_sync(self._tree.open)
@@ -86,6 +104,13 @@ class LocalWorkspace(Workspace):
 
         return await anyio.to_thread.run_sync(stat)
 
+    async def _isdir(self, path: str) -> bool:
+        def isdir() -> bool:
+            st = self._tree.stat(path)
+            return st is not None and stat_mod.S_ISDIR(st.st_mode)
+
+        return await anyio.to_thread.run_sync(isdir)
+
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
         """Remove a file or link (never its target) or, with ``recursive``, a folder tree.
 
@@ -95,6 +120,11 @@ class LocalWorkspace(Workspace):
         await anyio.to_thread.run_sync(lambda: self._tree.remove(path, recursive=recursive))
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
+        if not self.allow_host_commands:
+            raise UnsupportedOperation(
+                "LocalWorkspace runs host commands only with allow_host_commands=True (unconfined: "
+                "they run as this user on this machine); use DockerWorkspace or E2BWorkspace as a sandbox"
+            )
         try:
             with anyio.fail_after(timeout):
                 done = await anyio.run_process(list(argv), input=stdin, check=False, cwd=self._root)

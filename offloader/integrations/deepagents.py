@@ -2,36 +2,39 @@
 
 ``create_deep_agent(model, tools, backend=deepagents_backend(workspace))`` makes
 deepagents' filesystem tools (``ls``, ``read_file``, ``write_file``,
-``edit_file``, ``glob``, ``grep``) and its large-tool-result eviction
-(``/large_tool_results/{tool_call_id}``) read and write the workspace: a host
-folder, a Docker container, an E2B sandbox or an fsspec store. Workspaces that
-can run commands get the sandbox variant, so deepagents' ``execute`` tool runs
-inside them.
+``edit_file``, ``glob``, ``grep``, ``delete``) and its large-tool-result
+eviction (``/large_tool_results/{tool_call_id}``) read and write the workspace:
+a host folder, a Docker container, an E2B sandbox or an fsspec store.
+
+Commands: ``execute`` is offered only for workspaces that run commands
+(``Workspace.runs_commands``). Docker and E2B workspaces are sandboxes; a
+``LocalWorkspace`` runs host commands only when built with
+``allow_host_commands=True``, and then unconfined (as this user, on this machine).
 
 Paths: the workspace's workdir is the virtual root ``/`` (``/notes/a.md`` is
 ``{workdir}/notes/a.md``); a workspace reference (``{workdir}/sessions/...``, as
 this project's offloader returns) is accepted too. Nothing can leave the workdir:
-``..``, NUL bytes and escaping symlinks are refused as errors in the result, the
-way deepagents reports failures, never raised.
+a path with ``..`` or one resolving outside raises ``ValueError``
+(``PathOutsideWorkspace``), as deepagents' ``FilesystemBackend`` does; every
+other failure comes back as an error in the result, in deepagents' wording.
 
-Every operation is async on the workspace; the sync variants deepagents calls
-from worker threads run the same coroutine on the loop that owns the workspace
-(or on a fresh loop when none is running).
+Every operation is async on the workspace; the sync variants run the same
+coroutine on the loop that owns the workspace when that loop runs in another
+thread, and otherwise on a dedicated loop thread: they work from worker
+threads, plain scripts and inside a running event loop (Jupyter, async agents).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import shlex
-import threading
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-import anyio
 from deepagents.backends.protocol import (
     BackendProtocol,
+    DeleteResult,
     EditResult,
     ExecuteResponse,
     FileDownloadResponse,
@@ -47,26 +50,28 @@ from deepagents.backends.protocol import (
 from deepagents.backends.protocol import FileInfo as DeepFileInfo
 from deepagents.backends.utils import (
     _get_backend_read_file_type,
-    check_empty_content,
     compile_grep_include_glob,
-    normalize_read_bounds,
     perform_string_replacement,
+    slice_read_response,
 )
 
 from offloader.core import text as _text
 from offloader.core.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceError
 from workspaces import FileInfo, Workspace
 
+from ._loop_thread import LoopThread
+
 __all__ = ["WorkspaceBackend", "WorkspaceSandboxBackend", "deepagents_backend"]
 
 _T = TypeVar("_T")
-_CHUNK = 1 << 20
 _BINARY_PROBE = 8192
+#: Failures reported in the result; ValueError (traversal) is raised, as deepagents does.
+_ERRORS = (WorkspaceError, OSError, TypeError, UnicodeError, RuntimeError)
 
 
 def deepagents_backend(workspace: Workspace, **options: Any) -> WorkspaceBackend:
-    """The right backend for ``workspace``: the sandbox variant when it can run commands."""
-    if type(workspace)._exec is not Workspace._exec:
+    """The right backend for ``workspace``: with ``execute`` when it runs commands."""
+    if workspace.runs_commands:
         return WorkspaceSandboxBackend(workspace, **options)
     return WorkspaceBackend(workspace, **options)
 
@@ -83,21 +88,26 @@ class WorkspaceBackend(BackendProtocol):
             raise TypeError(f"workspace must be a Workspace, got {type(workspace).__name__}")
         self.workspace = workspace
         self.max_grep_file_bytes = max_grep_file_bytes
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread: int | None = None
+        self._runner = LoopThread()
 
     # ------------------------------------------------------------ plumbing
 
     def _rel(self, path: str | None) -> str:
-        """Workdir-relative path for a virtual path (``/a/b``), a reference or a relative path."""
+        """Workdir-relative path for a virtual path (``/a/b``), a reference or a relative path.
+
+        Raises ``PathOutsideWorkspace`` (a ``ValueError``) for anything leaving the workdir.
+        """
         if path is None:
             return ""
         if not isinstance(path, str):
             raise TypeError(f"path must be a string, got {type(path).__name__}")
         root = self.workspace.workdir.rstrip("/")
-        if path == root or path.startswith(root + "/") or "://" in path:
-            return self.workspace.relative(path)
-        return _text.normalise_relative(path.lstrip("/"))
+        try:
+            if path == root or path.startswith(root + "/") or "://" in path:
+                return self.workspace.relative(path)
+            return _text.normalise_relative(path.lstrip("/"))
+        except PathOutsideWorkspace as exc:
+            raise PathOutsideWorkspace(f"Path traversal not allowed: {exc}") from None
 
     @staticmethod
     def _virtual(rel: str) -> str:
@@ -105,12 +115,7 @@ class WorkspaceBackend(BackendProtocol):
 
     async def _ready(self) -> None:
         """Open the workspace; remember the loop that uses it so sync callers can reach it."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # not asyncio (trio): sync callers get a fresh loop
-            loop = None
-        if loop is not None and loop is not self._loop and (self._loop is None or not self._loop.is_running()):
-            self._loop, self._loop_thread = loop, threading.get_ident()
+        self._runner.note_loop()
         await self.workspace.open()
 
     async def _files(self, rel: str) -> list[FileInfo]:
@@ -119,31 +124,22 @@ class WorkspaceBackend(BackendProtocol):
         return await self.workspace._candidate_files(rel, None)
 
     def _sync(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
-        """Run an async method from sync code (deepagents calls these from worker threads)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            raise RuntimeError("sync backend method called inside a running event loop; use the async variant")
-        loop = self._loop
-        if loop is not None and loop.is_running() and self._loop_thread != threading.get_ident():
-            return asyncio.run_coroutine_threadsafe(fn(*args), loop).result()  # type: ignore[arg-type]
-        return anyio.run(lambda: fn(*args))
+        """Run an async method from sync code (any thread, inside a running loop too)."""
+        return self._runner.run(lambda: fn(*args))
 
     # ------------------------------------------------------------ ls
 
     async def als(self, path: str) -> LsResult:
+        rel = self._rel(path)
         try:
-            rel = self._rel(path)
             await self._ready()
             if rel and await self.workspace.stat(rel) is not None:
                 return LsResult(error=f"Path '{path}': not_a_directory")
             files = await self._files(rel)
-        except (WorkspaceError, OSError, ValueError, TypeError) as exc:
+            if not files and rel and not await self.workspace._isdir(rel):
+                return LsResult(error=f"Path '{path}': path_not_found")
+        except _ERRORS as exc:
             return LsResult(error=f"Error listing '{path}': {exc}")
-        if not files and rel:
-            return LsResult(error=f"Path '{path}': path_not_found")
         prefix = rel + "/" if rel else ""
         entries: dict[str, DeepFileInfo] = {}
         for info in files:
@@ -160,83 +156,37 @@ class WorkspaceBackend(BackendProtocol):
     # ------------------------------------------------------------ read
 
     async def aread(self, file_path: str, offset: int = 0, limit: int = 2000) -> ReadResult:
+        """A window of lines with ``total_lines``; a non-UTF-8 or binary text file is an error."""
+        rel = self._rel(file_path)
         try:
-            rel = self._rel(file_path)
             await self._ready()
             info = await self.workspace.stat(rel) if rel else None
             if info is None:
                 return ReadResult(error=f"File '{file_path}' not found")
+            raw = await self.workspace.read_bytes(rel)
             if _get_backend_read_file_type(rel) != "text":
-                raw = await self.workspace.read_bytes(rel)
-                return ReadResult(
-                    file_data={"content": base64.standard_b64encode(raw).decode("ascii"), "encoding": "base64"}
-                )
-            return await self._read_window(rel, info.size, file_path, offset, limit)
-        except (WorkspaceError, OSError, ValueError, TypeError) as exc:
+                encoded = base64.standard_b64encode(raw).decode("ascii")
+                return ReadResult(file_data={"content": encoded, "encoding": "base64"})
+            if b"\x00" in raw[:_BINARY_PROBE]:
+                return ReadResult(error=f"Error reading file '{file_path}': binary content, not text")
+            text = raw.decode("utf-8")
+        except _ERRORS as exc:
             return ReadResult(error=f"Error reading file '{file_path}': {exc}")
-
-    async def _read_window(self, rel: str, size: int, shown: str, offset: int, limit: int) -> ReadResult:
-        """Lines ``offset .. offset+limit-1`` (0-based), reading only as far as needed."""
-        offset, limit = normalize_read_bounds(offset, limit)
-        head = await self.workspace.read_bytes(rel, 0, min(size, _BINARY_PROBE))
-        if b"\x00" in head:
-            return ReadResult(error=f"File '{shown}' is binary; it cannot be read as text")
-        if size == 0 or (size <= _BINARY_PROBE and not head.strip()):
-            text = head.decode("utf-8", "replace")
-            return ReadResult(file_data={"content": check_empty_content(text) or text, "encoding": "utf-8"})
-        if limit == 0:
-            return ReadResult(file_data={"content": "", "encoding": "utf-8"}, no_lines_requested=True)
-        lines: list[bytes] = []
-        line_no = 0  # 0-based index of the line being assembled
-        partial = b""
-        more = False
-        pos = 0
-        while pos < size and not more:
-            chunk = await self.workspace.read_bytes(rel, pos, min(size, pos + _CHUNK))
-            if not chunk:
-                break
-            pos += len(chunk)
-            pieces = (partial + chunk).split(b"\n")
-            partial = pieces.pop()
-            for piece in pieces:
-                if line_no >= offset + limit:
-                    more = True
-                    break
-                if line_no >= offset:
-                    lines.append(piece + b"\n")
-                line_no += 1
-        if not more and partial:
-            if line_no >= offset + limit:
-                more = True
-            else:
-                if line_no >= offset:
-                    lines.append(partial)
-                line_no += 1
-        if not lines:
-            return ReadResult(error=f"Line offset {offset} exceeds file length ({line_no} lines)")
-        content = b"".join(lines).decode("utf-8", "replace").replace("\r\n", "\n")
-        end = offset + len(lines)
-        return ReadResult(
-            file_data={"content": content, "encoding": "utf-8"},
-            total_lines=None if more else line_no,
-            start_line=offset + 1,
-            end_line=end,
-            next_offset=end if more else None,
-        )
+        return slice_read_response({"content": text, "encoding": "utf-8"}, offset, limit)
 
     def read(self, file_path: str, offset: int = 0, limit: int = 2000) -> ReadResult:
         return self._sync(self.aread, file_path, offset, limit)
 
-    # ------------------------------------------------------------ write / edit
+    # ------------------------------------------------------------ write / edit / delete
 
     async def awrite(self, file_path: str, content: str) -> WriteResult:
+        rel = self._rel(file_path)
+        if not rel:
+            return WriteResult(error="Error writing file: a file path is required")
         try:
-            rel = self._rel(file_path)
-            if not rel:
-                return WriteResult(error="Error writing file: a file path is required")
             await self._ready()
             await self.workspace.write_bytes(rel, content.encode("utf-8", "surrogatepass"))
-        except (WorkspaceError, OSError, ValueError, TypeError, UnicodeError) as exc:
+        except _ERRORS as exc:
             return WriteResult(error=f"Error writing file '{file_path}': {exc}")
         return WriteResult(path=self._virtual(rel))
 
@@ -244,8 +194,8 @@ class WorkspaceBackend(BackendProtocol):
         return self._sync(self.awrite, file_path, content)
 
     async def aedit(self, file_path: str, old_string: str, new_string: str, replace_all: bool = False) -> EditResult:
+        rel = self._rel(file_path)
         try:
-            rel = self._rel(file_path)
             await self._ready()
             if not rel or await self.workspace.stat(rel) is None:
                 return EditResult(error=f"Error: File '{file_path}' not found")
@@ -257,12 +207,32 @@ class WorkspaceBackend(BackendProtocol):
                 return EditResult(error=outcome)
             new_text, occurrences = outcome
             await self.workspace.write_bytes(rel, new_text.encode("utf-8"))
-        except (WorkspaceError, OSError, ValueError, TypeError, UnicodeError) as exc:
+        except _ERRORS as exc:
             return EditResult(error=f"Error editing file '{file_path}': {exc}")
         return EditResult(path=self._virtual(rel), occurrences=int(occurrences))
 
     def edit(self, file_path: str, old_string: str, new_string: str, replace_all: bool = False) -> EditResult:
         return self._sync(self.aedit, file_path, old_string, new_string, replace_all)
+
+    async def adelete(self, file_path: str) -> DeleteResult:
+        """Remove a file, or a folder with everything under it (a symlink itself, never its target)."""
+        rel = self._rel(file_path)
+        if not rel:
+            return DeleteResult(error=f"Error deleting '{file_path}': refusing to delete the root")
+        try:
+            await self._ready()
+            if await self.workspace.stat(rel) is not None:
+                await self.workspace._remove(rel)
+            elif await self.workspace._isdir(rel):
+                await self.workspace._remove(rel, recursive=True)
+            else:
+                return DeleteResult(error=f"Error: '{file_path}' not found")
+        except _ERRORS as exc:
+            return DeleteResult(error=f"Error deleting '{file_path}': {exc}")
+        return DeleteResult(path=file_path)
+
+    def delete(self, file_path: str) -> DeleteResult:
+        return self._sync(self.adelete, file_path)
 
     # ------------------------------------------------------------ grep / glob
 
@@ -270,12 +240,12 @@ class WorkspaceBackend(BackendProtocol):
         self, pattern: str, path: str | None = None, glob: str | None = None, *, max_count: int | None = None
     ) -> GrepResult:
         """Literal (not regex) search, as deepagents specifies; linear time whatever the input."""
+        rel = self._rel(path)
         try:
             regex = _text.compile_pattern(pattern, literal=True)
-            rel = self._rel(path)
             files = await self._files(rel)
             include = compile_grep_include_glob(glob) if glob else None
-        except (WorkspaceError, OSError, ValueError, TypeError) as exc:
+        except (*_ERRORS, ValueError) as exc:
             return GrepResult(error=f"Error: {exc}")
         cut = len(rel) + 1 if rel else 0
         matches: list[GrepMatch] = []
@@ -310,11 +280,11 @@ class WorkspaceBackend(BackendProtocol):
     async def aglob(self, pattern: str, path: str | None = None) -> GlobResult:
         if ".." in pattern.replace("\\", "/").split("/"):
             return GlobResult(error=f"Error: glob pattern {pattern!r} may not contain '..'")
+        rel = self._rel(path)
         try:
             match = compile_grep_include_glob(pattern)
-            rel = self._rel(path)
             files = await self._files(rel)
-        except (WorkspaceError, OSError, ValueError, TypeError) as exc:
+        except (*_ERRORS, ValueError) as exc:
             return GlobResult(error=f"Error: {exc}")
         cut = len(rel) + 1 if rel else 0
         found = [_file_info(self._virtual(f.path), f) for f in files if match(f.path[cut:])]
@@ -385,7 +355,7 @@ class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
         self, workspace: Workspace, *, default_timeout: float = 120.0, max_output_bytes: int = 1 << 20, **options: Any
     ) -> None:
         super().__init__(workspace, **options)
-        self.default_timeout = default_timeout
+        self.default_timeout = _positive_timeout(default_timeout)
         self.max_output_bytes = max_output_bytes
 
     @property
@@ -396,9 +366,10 @@ class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
         return self._sync(lambda: self.aexecute(command, timeout=timeout))
 
     async def aexecute(self, command: str, *, timeout: int | None = None) -> ExecuteResponse:
+        """Run ``command``; a timeout of 0 or less raises ``ValueError`` (deepagents' contract)."""
+        limit = self.default_timeout if timeout is None else _positive_timeout(timeout)
         if not isinstance(command, str) or not command.strip():
-            return ExecuteResponse(output="Error: command must be a non-empty string", exit_code=None)
-        limit = float(timeout) if timeout else self.default_timeout
+            return ExecuteResponse(output="Error: Command must be a non-empty string.", exit_code=1)
         try:
             await self._ready()
             result = await self.workspace.exec(["sh", "-c", command], timeout=limit)
@@ -408,17 +379,20 @@ class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
             return ExecuteResponse(
                 output=f"Error: command timed out after {limit:g}s: {shlex.quote(command)}", exit_code=124
             )
-        data = (
-            result.stdout
-            + (b"\n" if result.stdout and result.stderr and not result.stdout.endswith(b"\n") else b"")
-            + result.stderr
-        )
+        glue = b"\n" if result.stdout and result.stderr and not result.stdout.endswith(b"\n") else b""
+        data = result.stdout + glue + result.stderr
         truncated = len(data) > self.max_output_bytes
         return ExecuteResponse(
             output=data[: self.max_output_bytes].decode("utf-8", "replace"),
             exit_code=result.exit_code,
             truncated=truncated,
         )
+
+
+def _positive_timeout(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"timeout must be positive, got {value!r}")
+    return float(value)
 
 
 def _file_info(path: str, info: FileInfo) -> DeepFileInfo:

@@ -1,0 +1,200 @@
+"""Run the frameworks' own test suites against this project's adapters.
+
+``python tests/peers/run.py [deepagents|strands|agentscope ...] [--baseline] [--mirror DIR]``
+
+Each framework's tests are obtained at run time, never committed here
+(``manifest.json`` pins where they come from):
+
+* ``sdist``: the framework's source distribution on PyPI, at the installed
+  version (``pip download --no-binary :all:``); it ships its tests.
+* ``git``: the framework's public repository at a pinned commit, copied out of a
+  local git mirror (``--mirror DIR`` or ``PEERS_MIRROR``; ``DIR/owner+name/repo``,
+  ``DIR/owner/name`` or ``DIR`` itself). Used where no registry package holds
+  the tests. Once copied, the files stay in the cache, so later runs need no
+  mirror.
+
+The cache is ``PEERS_CACHE`` or ``~/.cache/offloader-peers``. The suites then
+run with ``swap_<framework>`` loaded as a pytest plugin: it replaces only the
+constructors of the framework's classes with ours; every assertion is the
+framework's own. ``--baseline`` runs the same tests unswapped, against the
+framework's own classes (a test that fails there fails for version drift, not
+for us). A framework whose tests cannot be obtained is reported as NOT RUN and
+fails the run when ``--require`` (or ``PEERS_REQUIRE=1``) is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+
+
+def cache_root() -> Path:
+    """Where obtained test files live (outside the repository, like pip's cache)."""
+    env = os.environ.get("PEERS_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "offloader-peers"
+
+
+def manifest() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((HERE / "manifest.json").read_text())
+    return data
+
+
+def _dest(name: str, spec: dict[str, Any]) -> Path:
+    pin = spec["version"] if spec["kind"] == "sdist" else spec["commit"][:12]
+    return cache_root() / f"{name}-{pin}"
+
+
+def _installed_check(name: str, spec: dict[str, Any]) -> None:
+    have = importlib.metadata.version(spec["package"])
+    if have != spec["version"]:
+        raise SystemExit(f"{name}: manifest pins {spec['package']}=={spec['version']}, installed {have}")
+
+
+def _obtain_sdist(spec: dict[str, Any], dest: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:", "--no-deps",
+               f"{spec['package']}=={spec['version']}", "-d", tmp]
+        subprocess.run(cmd, check=True)
+        archives = [p for p in Path(tmp).iterdir() if p.name.endswith(".tar.gz")]
+        if len(archives) != 1:
+            raise SystemExit(f"expected one sdist for {spec['package']}, got {archives}")
+        with tarfile.open(archives[0]) as tar:
+            members = []
+            for m in tar.getmembers():
+                _, _, inner = m.name.partition("/")
+                if any(inner == p or inner.startswith(p.rstrip("/") + "/") for p in spec["paths"]):
+                    m.name = inner
+                    members.append(m)
+            tar.extractall(dest, members=members, filter="data")
+
+
+def _find_mirror(spec: dict[str, Any], mirror: str | None) -> Path | None:
+    if not mirror:
+        return None
+    owner, name = spec["repo"].split("/")
+    for cand in (Path(mirror) / f"{owner}+{name}" / "repo", Path(mirror) / owner / name, Path(mirror)):
+        ok = subprocess.run(["git", "-C", str(cand), "cat-file", "-e", spec["commit"] + "^{commit}"],
+                            capture_output=True).returncode == 0
+        if ok:
+            return cand
+    return None
+
+
+def _obtain_git(spec: dict[str, Any], dest: Path, mirror: str | None) -> str | None:
+    git_dir = _find_mirror(spec, mirror)
+    if git_dir is None:
+        return (f"the tests of {spec['repo']} are in no registry package; copy them once from a git mirror "
+                f"holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR")
+    strip = spec.get("strip", "")
+    archive = subprocess.run(["git", "-C", str(git_dir), "archive", spec["commit"], *spec["paths"]],
+                             check=True, capture_output=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        tar_path = Path(tmp) / "a.tar"
+        tar_path.write_bytes(archive)
+        with tarfile.open(tar_path) as tar:
+            members = []
+            for m in tar.getmembers():
+                if strip and not m.name.startswith(strip):
+                    continue
+                m.name = m.name[len(strip):]
+                if m.name:
+                    members.append(m)
+            tar.extractall(dest, members=members, filter="data")
+    return None
+
+
+def obtain(name: str, spec: dict[str, Any], mirror: str | None) -> tuple[Path | None, str | None]:
+    """The cached copy of ``name``'s tests, fetching it first if needed; or why it is unavailable."""
+    dest = _dest(name, spec)
+    done = dest / ".complete"
+    if done.exists():
+        return dest, None
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    if spec["kind"] == "sdist":
+        _obtain_sdist(spec, dest)
+        why = None
+    else:
+        why = _obtain_git(spec, dest, mirror)
+    if why:
+        shutil.rmtree(dest, ignore_errors=True)
+        return None, why
+    done.write_text(json.dumps(spec))
+    return dest, None
+
+
+def run_suite(name: str, spec: dict[str, Any], dest: Path, baseline: bool, extra: list[str]) -> dict[str, int]:
+    """Run one framework's selected tests; return outcome counts."""
+    junit = dest / (".baseline.xml" if baseline else ".peers.xml")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(dest), str(HERE), str(REPO), env.get("PYTHONPATH", "")])
+    env["PEERS_SWAP"] = "0" if baseline else "1"
+    env["PEERS_FRAMEWORK"] = name
+    cmd = [sys.executable, "-m", "pytest", "-p", f"swap_{name}", "-p", "no:cacheprovider",
+           "--rootdir", str(dest), "-q", "-rfE", "--tb=short", f"--junitxml={junit}",
+           *spec.get("pytest_args", []), *spec["tests"], *extra]
+    print(f"\n=== {name} ({'baseline' if baseline else 'swapped'}): {' '.join(cmd[3:])}", flush=True)
+    subprocess.run(cmd, cwd=dest, env=env)
+    counts = {"passed": 0, "failed": 0, "n/a": 0}
+    if not junit.exists():
+        counts["failed"] = -1
+        return counts
+    for case in ET.parse(junit).iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            counts["failed"] += 1
+        elif case.find("skipped") is not None:
+            counts["n/a"] += 1
+        else:
+            counts["passed"] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("frameworks", nargs="*")
+    parser.add_argument("--baseline", action="store_true", help="run unswapped, against the framework's classes")
+    parser.add_argument("--mirror", default=os.environ.get("PEERS_MIRROR"))
+    parser.add_argument("--require", action="store_true", default=os.environ.get("PEERS_REQUIRE") == "1")
+    args, extra = parser.parse_known_args(argv)
+    specs = manifest()["frameworks"]
+    names = args.frameworks or list(specs)
+    summary: dict[str, Any] = {}
+    missing = False
+    for name in names:
+        spec = specs[name]
+        _installed_check(name, spec)
+        dest, why = obtain(name, spec, args.mirror)
+        if dest is None:
+            print(f"\n=== {name}: NOT RUN: {why}", flush=True)
+            summary[name] = "NOT RUN"
+            missing = True
+            continue
+        summary[name] = run_suite(name, spec, dest, args.baseline, extra)
+    print("\npeer suites:", flush=True)
+    failed = False
+    for name, counts in summary.items():
+        print(f"  {name:<11} {counts}")
+        failed = failed or (isinstance(counts, dict) and counts["failed"] != 0)
+    if failed:
+        return 1
+    return 1 if (missing and args.require) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
