@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s docs``, ``nox -s bench``."""
+"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s docs``, ``nox -s peers``, ``nox -s bench``."""
 
 from __future__ import annotations
 
@@ -24,6 +24,13 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
     session.run("lint-imports")
+
+
+@nox.session
+def peers(session: nox.Session) -> None:
+    """The frameworks' own test suites against our adapters (see tests/peers/run.py)."""
+    session.install("-e", ".[peers]")
+    session.run("python", "tests/peers/run.py", *session.posargs)
 
 
 @nox.session
