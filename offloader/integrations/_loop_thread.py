@@ -74,4 +74,3 @@ async def _call(make: Callable[[], Awaitable[_T]]) -> _T:
 def _stop(loop: asyncio.AbstractEventLoop) -> None:
     if not loop.is_closed():
         loop.call_soon_threadsafe(loop.stop)
-

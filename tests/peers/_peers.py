@@ -49,8 +49,12 @@ def swap_class(original: type, build: Callable[..., Any], also: tuple[type, ...]
     return _Meta(original.__name__, (), {"__doc__": original.__doc__, "__module__": original.__module__})
 
 
-def patch_names(monkeypatch: pytest.MonkeyPatch, original: object, replacement: object,
-                prefixes: tuple[str, ...] = ("tests", "test_", "utils")) -> None:
+def patch_names(
+    monkeypatch: pytest.MonkeyPatch,
+    original: object,
+    replacement: object,
+    prefixes: tuple[str, ...] = ("tests", "test_", "utils"),
+) -> None:
     """Replace every test-side global bound to ``original`` (the tests imported the class by name)."""
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith(prefixes):
@@ -81,5 +85,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         return
     was = "passed" if report.passed else "failed"
     report.outcome = "skipped"
-    report.longrepr = (str(item.path), item.location[1] or 0,
-                       f"n/a: constructs no swapped class (framework-only outcome: {was})")
+    report.longrepr = (
+        str(item.path),
+        item.location[1] or 0,
+        f"n/a: constructs no swapped class (framework-only outcome: {was})",
+    )

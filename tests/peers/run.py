@@ -68,8 +68,19 @@ def _installed_check(name: str, spec: dict[str, Any]) -> None:
 
 def _obtain_sdist(spec: dict[str, Any], dest: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:", "--no-deps",
-               f"{spec['package']}=={spec['version']}", "-d", tmp]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-binary",
+            ":all:",
+            "--no-deps",
+            f"{spec['package']}=={spec['version']}",
+            "-d",
+            tmp,
+        ]
         subprocess.run(cmd, check=True)
         archives = [p for p in Path(tmp).iterdir() if p.name.endswith(".tar.gz")]
         if len(archives) != 1:
@@ -89,8 +100,12 @@ def _find_mirror(spec: dict[str, Any], mirror: str | None) -> Path | None:
         return None
     owner, name = spec["repo"].split("/")
     for cand in (Path(mirror) / f"{owner}+{name}" / "repo", Path(mirror) / owner / name, Path(mirror)):
-        ok = subprocess.run(["git", "-C", str(cand), "cat-file", "-e", spec["commit"] + "^{commit}"],
-                            capture_output=True).returncode == 0
+        ok = (
+            subprocess.run(
+                ["git", "-C", str(cand), "cat-file", "-e", spec["commit"] + "^{commit}"], capture_output=True
+            ).returncode
+            == 0
+        )
         if ok:
             return cand
     return None
@@ -99,11 +114,14 @@ def _find_mirror(spec: dict[str, Any], mirror: str | None) -> Path | None:
 def _obtain_git(spec: dict[str, Any], dest: Path, mirror: str | None) -> str | None:
     git_dir = _find_mirror(spec, mirror)
     if git_dir is None:
-        return (f"the tests of {spec['repo']} are in no registry package; copy them once from a git mirror "
-                f"holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR")
+        return (
+            f"the tests of {spec['repo']} are in no registry package; copy them once from a git mirror "
+            f"holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR"
+        )
     strip = spec.get("strip", "")
-    archive = subprocess.run(["git", "-C", str(git_dir), "archive", spec["commit"], *spec["paths"]],
-                             check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(git_dir), "archive", spec["commit"], *spec["paths"]], check=True, capture_output=True
+    ).stdout
     with tempfile.TemporaryDirectory() as tmp:
         tar_path = Path(tmp) / "a.tar"
         tar_path.write_bytes(archive)
@@ -112,7 +130,7 @@ def _obtain_git(spec: dict[str, Any], dest: Path, mirror: str | None) -> str | N
             for m in tar.getmembers():
                 if strip and not m.name.startswith(strip):
                     continue
-                m.name = m.name[len(strip):]
+                m.name = m.name[len(strip) :]
                 if m.name:
                     members.append(m)
             tar.extractall(dest, members=members, filter="data")
@@ -146,9 +164,24 @@ def run_suite(name: str, spec: dict[str, Any], dest: Path, baseline: bool, extra
     env["PYTHONPATH"] = os.pathsep.join([str(dest), str(HERE), str(REPO), env.get("PYTHONPATH", "")])
     env["PEERS_SWAP"] = "0" if baseline else "1"
     env["PEERS_FRAMEWORK"] = name
-    cmd = [sys.executable, "-m", "pytest", "-p", f"swap_{name}", "-p", "no:cacheprovider",
-           "--rootdir", str(dest), "-q", "-rfE", "--tb=short", f"--junitxml={junit}",
-           *spec.get("pytest_args", []), *spec["tests"], *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        f"swap_{name}",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(dest),
+        "-q",
+        "-rfE",
+        "--tb=short",
+        f"--junitxml={junit}",
+        *spec.get("pytest_args", []),
+        *spec["tests"],
+        *extra,
+    ]
     print(f"\n=== {name} ({'baseline' if baseline else 'swapped'}): {' '.join(cmd[3:])}", flush=True)
     subprocess.run(cmd, cwd=dest, env=env)
     counts = {"passed": 0, "failed": 0, "n/a": 0}

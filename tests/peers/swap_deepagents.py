@@ -11,9 +11,16 @@ import os
 from typing import Any
 
 import pytest
+from _peers import (
+    mark_used,
+    patch_names,
+    pytest_collection_modifyitems,
+    pytest_runtest_makereport,
+    swap_class,
+    swapping,
+)
 from deepagents.backends.filesystem import FilesystemBackend
 
-from _peers import mark_used, patch_names, pytest_collection_modifyitems, pytest_runtest_makereport, swap_class, swapping
 from offloader.integrations.deepagents import WorkspaceBackend, deepagents_backend
 from workspaces import LocalWorkspace
 
@@ -22,14 +29,12 @@ __all__ = ["pytest_collection_modifyitems", "pytest_runtest_makereport"]
 
 @pytest.fixture(autouse=True)
 def _swap_filesystem_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    def build(root_dir: Any = None, virtual_mode: bool | None = None, max_file_size_mb: int = 10,
-              **kwargs: Any) -> Any:
+    def build(root_dir: Any = None, virtual_mode: bool | None = None, max_file_size_mb: int = 10, **kwargs: Any) -> Any:
         if not virtual_mode:
             pytest.skip("n/a: non-virtual mode (host absolute paths; a workspace always confines to its workdir)")
         mark_used(request.node)
         if not swapping():
-            return FilesystemBackend(root_dir=root_dir, virtual_mode=True, max_file_size_mb=max_file_size_mb,
-                                     **kwargs)
+            return FilesystemBackend(root_dir=root_dir, virtual_mode=True, max_file_size_mb=max_file_size_mb, **kwargs)
         return deepagents_backend(LocalWorkspace(os.fspath(root_dir) if root_dir is not None else os.getcwd()))
 
     patch_names(monkeypatch, FilesystemBackend, swap_class(FilesystemBackend, build, (WorkspaceBackend,)))
