@@ -313,7 +313,7 @@ async def test_execute_is_offered_exactly_when_the_workspace_runs_commands(backe
 
 @pytest.mark.anyio
 async def test_a_local_workspace_refuses_host_commands_unless_asked(tmp_path: Path) -> None:
-    from workspaces.errors import UnsupportedOperation
+    from offloader.core.errors import UnsupportedOperation
 
     async with LocalWorkspace(tmp_path / "ws") as ws:
         assert not ws.runs_commands
