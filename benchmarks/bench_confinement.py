@@ -6,7 +6,7 @@ Both rows are the same ``LocalWorkspace``; the "before" row swaps its folder tre
 (``ws._tree``) for :class:`RealpathTree`, the previous implementation: resolve
 the parent with ``realpath``, check it is inside, then act on the path by name
 (which a process swapping a folder for a symlink can redirect). The "after" row
-is the shipped :class:`workspaces._beneath.Beneath`: every path walked from the
+is the shipped :class:`workspaces._confined.ConfinedTree`: every path walked from the
 workdir's descriptor with ``O_NOFOLLOW``, hot folders' descriptors cached and
 re-checked with ``fstatat``.
 
@@ -42,8 +42,9 @@ import anyio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from offloader import TextBlock, ToolResultBlock
+from offloader.core.layout import TMP_PREFIX
 from workspaces import LocalWorkspace, PathOutsideWorkspace
-from workspaces._beneath import TEMP_PREFIX, drop_torn_tail
+from workspaces._confined import drop_torn_tail
 
 
 class RealpathTree:
@@ -93,7 +94,7 @@ class RealpathTree:
         target = self._parent_dir(rel)
         if exclusive and os.path.lexists(target):
             return False
-        tmp = os.path.join(os.path.dirname(target), f"{TEMP_PREFIX}{secrets.token_hex(6)}")
+        tmp = os.path.join(os.path.dirname(target), f"{TMP_PREFIX}{secrets.token_hex(6)}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, self.file_mode)
         try:
             os.write(fd, data)

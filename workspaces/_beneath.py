@@ -1,6 +1,7 @@
 """Descriptor-relative access to a folder tree: nothing outside it is read, written or removed.
 
-A path is never resolved by name from ``/``. :class:`Beneath` holds an open
+A path is never resolved by name from ``/``. (The file operations built on
+this are in :mod:`workspaces._confined`.) :class:`Beneath` holds an open
 descriptor of the root and reaches every folder below it one component at a
 time with ``O_NOFOLLOW | O_DIRECTORY`` (Linux ``openat2`` with
 ``RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`` does a deep walk in one call), then
@@ -25,29 +26,21 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
-import io
 import os
 import platform
-import secrets
 import stat as stat_mod
 import threading
 from collections.abc import Callable, Iterator
 
-from offloader.core.errors import NotEnoughSpace, PathOutsideWorkspace
+from offloader.core.errors import PathOutsideWorkspace
 
-__all__ = ["TEMP_PREFIX", "Beneath", "Entry"]
+__all__ = ["DIR_FLAGS", "Beneath"]
 
-TEMP_PREFIX = ".tmp-"
-_O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _HOT_DEPTH = 2  # folders this deep (data, sessions, sessions/{sid}) keep a cached descriptor
 _MAX_CACHED = 128
 _RESOLVE_NO_XDEV, _RESOLVE_NO_MAGICLINKS, _RESOLVE_NO_SYMLINKS, _RESOLVE_BENEATH = 0x01, 0x02, 0x04, 0x08
 _OPENAT2_NR = {"x86_64": 437, "aarch64": 437, "armv7l": 437, "riscv64": 437, "ppc64le": 437, "s390x": 437}
-_SPACE = (errno.ENOSPC, errno.EDQUOT)
-
-#: One listed file: tree-relative POSIX path, size, mtime.
-Entry = tuple[str, int, float]
 
 
 class _OpenHow(ctypes.Structure):
@@ -176,13 +169,13 @@ class Beneath:
     def _open_dir(self, parent: int, name: str, create: bool, rel: str) -> int:
         try:
             try:
-                return os.open(name, _O_DIR, dir_fd=parent)
+                return os.open(name, DIR_FLAGS, dir_fd=parent)
             except FileNotFoundError:
                 if not create:
                     raise
             with contextlib.suppress(FileExistsError):
                 os.mkdir(name, 0o777, dir_fd=parent)
-            return os.open(name, _O_DIR, dir_fd=parent)
+            return os.open(name, DIR_FLAGS, dir_fd=parent)
         except OSError as exc:
             raise self._refusal(parent, name, rel, exc) from None
 
@@ -196,8 +189,10 @@ class Beneath:
                     raise self._symlink(rel) from None
                 if exc.errno in (errno.ENOSYS, errno.EPERM, errno.EINVAL, errno.E2BIG):
                     self._openat2 = False  # old kernel or a seccomp filter: walk instead
-                elif exc.errno not in (errno.EAGAIN, errno.ENOENT) or (exc.errno == errno.ENOENT and not create):
-                    raise
+                elif exc.errno == errno.ENOENT and not create:
+                    raise FileNotFoundError(errno.ENOENT, "no such folder", self._describe(rel)) from None
+                # else (missing folders to create, a file or trailing link in the way, a
+                # concurrent rename): the component walk creates them or names the cause
         cur = os.dup(fd)
         try:
             for name in parts:
@@ -212,7 +207,7 @@ class Beneath:
     def _resolve_beneath(self, fd: int, path: str) -> int:
         if self._syscall is None:
             self._syscall = ctypes.CDLL(None, use_errno=True).syscall
-        how = _OpenHow(_O_DIR, 0, _RESOLVE_BENEATH | _RESOLVE_NO_SYMLINKS | _RESOLVE_NO_MAGICLINKS)
+        how = _OpenHow(DIR_FLAGS, 0, _RESOLVE_BENEATH | _RESOLVE_NO_SYMLINKS | _RESOLVE_NO_MAGICLINKS)
         nr = _OPENAT2_NR[platform.machine()]
         out = self._syscall(
             ctypes.c_long(nr), ctypes.c_int(fd), ctypes.c_char_p(os.fsencode(path)),
@@ -244,150 +239,6 @@ class Beneath:
         folder, _, name = rel.rpartition("/")
         return folder, name
 
-    # ------------------------------------------------------------ files
-
-    def open_file(self, dirfd: int, name: str, flags: int, rel: str, mode: int = 0o644) -> int:
-        """``openat`` that never follows a symlink in the last component."""
-        try:
-            return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dirfd)
-        except OSError as exc:
-            raise self._refusal(dirfd, name, rel, exc) from None
-
-    def read(self, rel: str, start: int = 0, end: int | None = None) -> bytes:
-        """Bytes ``[start, end)`` of a regular file."""
-        folder, name = self.split(rel)
-        if not name:
-            raise IsADirectoryError(errno.EISDIR, "is a directory", self._describe(rel))
-        with self.folder(folder) as dirfd:
-            fd = self.open_file(dirfd, name, os.O_RDONLY | os.O_NONBLOCK, rel)
-        try:
-            self._regular(fd, rel)
-            if end is not None:
-                return os.pread(fd, max(0, end - start), start)
-            os.lseek(fd, start, os.SEEK_SET)
-            with io.FileIO(fd, "rb", closefd=False) as f:
-                return f.readall()
-        finally:
-            os.close(fd)
-
-    def _regular(self, fd: int, rel: str) -> os.stat_result:
-        st = os.fstat(fd)
-        if stat_mod.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory", self._describe(rel))
-        if not stat_mod.S_ISREG(st.st_mode):
-            raise PermissionError(errno.EPERM, "not a regular file", self._describe(rel))
-        return st
-
-    def write(self, rel: str, data: bytes, *, exclusive: bool = False) -> bool:
-        """Write a file atomically (temp file, then ``renameat``; ``linkat`` when exclusive).
-
-        Returns False, writing nothing, if ``exclusive`` and the name exists.
-        """
-        folder, name = self.split(rel)
-        with self.folder(folder, create=True) as dirfd:
-            if exclusive and _exists(dirfd, name):
-                return False
-            tmp = f"{TEMP_PREFIX}{secrets.token_hex(6)}"
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                             self.file_mode, dir_fd=dirfd)  # fmt: skip
-                try:
-                    _write_all(fd, data)
-                finally:
-                    os.close(fd)
-                if not exclusive:
-                    os.replace(tmp, name, src_dir_fd=dirfd, dst_dir_fd=dirfd)
-                    return True
-                try:
-                    os.link(tmp, name, src_dir_fd=dirfd, dst_dir_fd=dirfd, follow_symlinks=False)
-                except FileExistsError:
-                    return False
-                finally:
-                    os.unlink(tmp, dir_fd=dirfd)
-                return True
-            except OSError as exc:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp, dir_fd=dirfd)
-                if exc.errno in _SPACE:
-                    raise NotEnoughSpace(exc.errno, f"no space left writing {self._describe(rel)}") from exc
-                raise
-
-    def append(self, rel: str, data: bytes) -> None:
-        """Append whole lines with one ``O_APPEND`` write under ``flock``; a failure is truncated back."""
-        folder, name = self.split(rel)
-        with self.folder(folder, create=True) as dirfd:
-            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
-            fd = self.open_file(dirfd, name, flags, rel, self.file_mode)
-        try:
-            self._regular(fd, rel)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            size = drop_torn_tail(fd, os.fstat(fd).st_size)
-            try:
-                _write_all(fd, data)
-            except OSError as exc:
-                os.ftruncate(fd, size)  # never leave a torn line behind
-                if exc.errno in _SPACE:
-                    raise NotEnoughSpace(exc.errno, f"no space left appending to {self._describe(rel)}") from exc
-                raise
-        finally:
-            os.close(fd)  # releases the lock
-
-    def stat(self, rel: str) -> os.stat_result | None:
-        """``lstat`` of ``rel`` (the root for ``""``); None if missing."""
-        folder, name = self.split(rel)
-        try:
-            with self.folder(folder) as dirfd:
-                return os.stat(name or ".", dir_fd=dirfd, follow_symlinks=False)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-
-    def list(self, rel: str) -> list[Entry]:
-        """Every regular file under folder ``rel``; symlinks are neither listed nor entered."""
-        found: list[Entry] = []
-        try:
-            with self.folder(rel) as dirfd:
-                top = os.open(".", _O_DIR, dir_fd=dirfd)  # our own offset for scandir
-        except (FileNotFoundError, NotADirectoryError):
-            return found
-        stack = [(top, f"{rel}/" if rel else "")]
-        while stack:
-            fd, prefix = stack.pop()
-            try:
-                with os.scandir(fd) as entries:
-                    for entry in entries:
-                        with contextlib.suppress(FileNotFoundError, NotADirectoryError, OSError):
-                            if entry.is_dir(follow_symlinks=False):
-                                stack.append((os.open(entry.name, _O_DIR, dir_fd=fd), f"{prefix}{entry.name}/"))
-                            elif entry.is_file(follow_symlinks=False):
-                                st = entry.stat(follow_symlinks=False)
-                                found.append((prefix + entry.name, st.st_size, st.st_mtime))
-            finally:
-                os.close(fd)
-        return found
-
-    def remove(self, rel: str, *, recursive: bool = False) -> None:
-        """Unlink a file or link (never its target), or with ``recursive`` a folder tree.
-
-        The tree is removed through descriptors opened with ``O_NOFOLLOW``: a folder
-        swapped for a symlink mid-removal loses the link itself, never what it points at.
-        Missing is not an error.
-        """
-        if not rel:
-            raise PathOutsideWorkspace("refusing to remove the workdir itself")
-        folder, name = self.split(rel)
-        try:
-            with self.folder(folder) as dirfd:
-                st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
-                if not stat_mod.S_ISDIR(st.st_mode):
-                    os.unlink(name, dir_fd=dirfd)
-                    return
-                if not recursive:
-                    raise IsADirectoryError(errno.EISDIR, "is a directory", self._describe(rel))
-                self.forget(rel)
-                _remove_tree(dirfd, name)
-        except (FileNotFoundError, NotADirectoryError):
-            return
-
 
 def _same(parent: int, name: str, cached: _Dir) -> bool:
     try:
@@ -395,65 +246,3 @@ def _same(parent: int, name: str, cached: _Dir) -> bool:
     except OSError:
         return False
     return st.st_ino == cached.ino and st.st_dev == cached.dev
-
-
-def _exists(dirfd: int, name: str) -> bool:
-    try:
-        os.stat(name, dir_fd=dirfd, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _remove_tree(parent: int, name: str) -> None:
-    """Empty and remove folder ``name`` of ``parent``, entering sub-folders only with ``O_NOFOLLOW``."""
-    try:
-        fd = os.open(name, _O_DIR, dir_fd=parent)
-    except OSError as exc:
-        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
-            raise
-        os.unlink(name, dir_fd=parent)  # swapped for a link or file meanwhile: remove that entry only
-        return
-    try:
-        with os.scandir(fd) as it:
-            entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
-        for child, is_dir in entries:
-            try:
-                if is_dir:
-                    _remove_tree(fd, child)
-                else:
-                    os.unlink(child, dir_fd=fd)
-            except FileNotFoundError:
-                continue
-            except IsADirectoryError:
-                _remove_tree(fd, child)
-    finally:
-        os.close(fd)
-    os.rmdir(name, dir_fd=parent)
-
-
-def drop_torn_tail(fd: int, size: int) -> int:
-    """Cut an unterminated last line (a writer killed mid-append) back to the last newline.
-
-    Called under the append lock: every writer takes it, so bytes after the last
-    newline can only be a dead writer's unacknowledged partial line. Without this
-    the next append would fuse onto it and corrupt a good line. Returns the new size.
-    """
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return size
-    end = size
-    while end > 0:
-        start = max(0, end - 65536)
-        nl = os.pread(fd, end - start, start).rfind(b"\n")
-        if nl >= 0:
-            end = start + nl + 1
-            break
-        end = start
-    os.ftruncate(fd, end)
-    return end

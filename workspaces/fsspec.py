@@ -47,7 +47,7 @@ from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
 from offloader.core.naming import safe_name
 from offloader.core.protocol import StoredContent
 
-from ._beneath import Beneath
+from ._confined import ConfinedTree
 from .base import Workspace
 
 __all__ = ["FsspecStorage", "FsspecWorkspace"]
@@ -140,7 +140,7 @@ class _Fs:
 
 
 class _ConfinedFiles:
-    """The fsspec calls this module makes, for ``file://``, through :class:`Beneath` descriptors.
+    """The fsspec calls this module makes, for ``file://``, through descriptors (:class:`ConfinedTree`).
 
     A folder swapped for a symlink mid-call can make a call fail, never reach
     outside the root (see ``workspaces._beneath``).
@@ -148,7 +148,7 @@ class _ConfinedFiles:
 
     def __init__(self, root: str) -> None:
         self.root = root
-        self.tree = Beneath(root)
+        self.tree = ConfinedTree(root)
 
     def rel(self, path: str) -> str:
         path = path.rstrip("/")
@@ -180,7 +180,7 @@ class _ConfinedFiles:
         self.tree.remove(self.rel(path))
 
 
-def _remove_local(tree: Beneath, path: str, recursive: bool, ref: str) -> None:
+def _remove_local(tree: ConfinedTree, path: str, recursive: bool, ref: str) -> None:
     st = tree.stat(path)
     if st is not None and stat_mod.S_ISDIR(st.st_mode):
         if not recursive:

@@ -1,8 +1,8 @@
 """LocalWorkspace: a folder on this machine.
 
 Every path is reached from an open descriptor of the workdir, one component at a
-time, never following a symlink (see :mod:`workspaces._beneath`): nothing outside
-the workdir is read, written, listed or removed, even while another process swaps
+time, never following a symlink (:mod:`workspaces._beneath`, :mod:`workspaces._confined`):
+nothing outside the workdir is read, written, listed or removed, even while another process swaps
 folders for symlinks. Writes are atomic (temp file in the same folder, then
 ``rename``; exclusive writes use ``link``, which fails if the name exists).
 Appends use ``O_APPEND`` with one ``write`` under ``flock``, so concurrent
@@ -24,7 +24,7 @@ import anyio.to_thread
 from offloader.core.backend import ExecResult, FileInfo
 from offloader.core.errors import CommandTimeout, UnsupportedOperation
 
-from ._beneath import Beneath
+from ._confined import ConfinedTree
 from .base import Workspace
 
 __all__ = ["LocalWorkspace"]
@@ -51,7 +51,7 @@ class LocalWorkspace(Workspace):
         super().__init__(root)
         self._root = root
         self._file_mode = file_mode
-        self._tree = Beneath(root, file_mode=file_mode, describe=self.reference)
+        self._tree = ConfinedTree(root, file_mode=file_mode, describe=self.reference)
         self.allow_host_commands = allow_host_commands
 
     @property
