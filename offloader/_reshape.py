@@ -2,7 +2,8 @@
 
 The offloader reasons about the canonical :class:`~offloader.core.messages.ToolResultBlock`
 but must hand back what the framework gave it: an AgentScope ``ToolResultBlock``
-stays one, a Strands ``toolResult`` dict stays one (wrapped or bare), an OpenAI
+stays one, a Pydantic AI ``ToolReturnPart`` and an OpenAI Responses
+``function_call_output`` stay one, a Strands ``toolResult`` dict stays one (wrapped or bare), an OpenAI
 tool message stays one, an Anthropic ``tool_result`` block stays one, canonical
 stays canonical. Every other field of the original (ids, status, metadata) is kept.
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .core import convert_pydantic_ai as _pai
+from .core import convert_responses as _responses
 from .core.messages import TextBlock, ToolResultBlock
 
 __all__ = ["Item", "rebuild"]
@@ -27,8 +30,12 @@ def rebuild(original: Any, items: Sequence[Item], canonical: ToolResultBlock) ->
     if isinstance(original, ToolResultBlock):
         content = tuple(TextBlock(i) if isinstance(i, str) else original.content[i] for i in items)
         return ToolResultBlock(original.id, original.name, content, original.is_error)
+    if _pai.is_tool_return(original):  # Pydantic AI ToolReturnPart
+        return _pai.rebuild_tool_return(original, items)
     if hasattr(original, "model_dump") and not isinstance(original, Mapping):
         return _agentscope(original, items)
+    if isinstance(original, Mapping) and original.get("type") == "function_call_output":  # OpenAI Responses
+        return _responses.rebuild_output(original, items)
     if isinstance(original, Mapping):
         if "toolResult" in original and isinstance(original["toolResult"], Mapping):  # Strands, wrapped
             return {**original, "toolResult": _strands(original["toolResult"], items)}

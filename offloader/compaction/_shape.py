@@ -16,6 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from offloader.core import convert_pydantic_ai as _pai
+from offloader.core import convert_responses as _responses
 from offloader.core.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = ["rebuild", "text_message"]
@@ -34,6 +36,10 @@ def rebuild(original: Any, canonical: Message, replacements: Mapping[int, Block]
         for index, block in replacements.items():
             blocks[index] = block
         return dataclasses.replace(original, content=tuple(blocks))
+    if _pai.is_message(original):
+        return _pai.rebuild_message(original, replacements)
+    if isinstance(original, Mapping) and _responses.is_item(original):
+        return _responses.rebuild_item(original, replacements)
     if _is_pydantic(original):
         content = list(original.content)
         for index, block in replacements.items():
@@ -151,6 +157,8 @@ def text_message(like: Any, role: str, text: str, conversation: Sequence[Any] = 
     """
     if isinstance(like, Message):
         return Message(role=role, content=(TextBlock(text),))
+    if _pai.is_message(like):
+        return _pai.text_message(like, role, text)
     if _is_pydantic(like):
         stamp = getattr(like, "created_at", None)
         block: dict[str, Any] = {"type": "text", "text": text, "id": f"{ident}-text"}

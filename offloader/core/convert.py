@@ -26,6 +26,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import convert_pydantic_ai as _pai
+from . import convert_responses as _responses
 from .messages import (
     Block,
     DataBlock,
@@ -55,16 +57,19 @@ _BLOCK_SHAPES = (
     "ToolResultBlock), an OpenAI content part (text, image_url, input_audio, file), "
     "an Anthropic block (text, image, document, tool_use, tool_result), a Strands "
     "block (text, json, image, document, toolUse, toolResult) or an AgentScope block "
-    "(text, thinking, hint, data, tool_call, tool_result)"
+    "(text, thinking, hint, data, tool_call, tool_result) or an OpenAI Responses part (input_text, "
+    "output_text, refusal, input_image, input_file)"
 )
 _RESULT_SHAPES = (
     "a canonical ToolResultBlock, an AgentScope ToolResultBlock (type='tool_result', "
     "id, name, output), an Anthropic tool_result block (tool_use_id), a Strands "
-    "toolResult (toolUseId) or an OpenAI tool message (role='tool', tool_call_id)"
+    "toolResult (toolUseId), an OpenAI tool message (role='tool', tool_call_id), an OpenAI "
+    "Responses function_call_output item or a Pydantic AI ToolReturnPart"
 )
 _MESSAGE_SHAPES = (
     "a canonical Message, an AgentScope Msg (role, content, model_dump_json), or a "
-    "dict with 'role' and 'content' (OpenAI, Anthropic or Strands)"
+    "dict with 'role' and 'content' (OpenAI, Anthropic or Strands), an OpenAI Responses input item "
+    "(function_call, function_call_output, message, reasoning, ...) or a Pydantic AI ModelRequest/ModelResponse"
 )
 _DOC_FORMATS = {
     "pdf": "application/pdf",
@@ -192,6 +197,8 @@ def _dict_block(d: Mapping[str, Any]) -> Block:
         return JsonBlock(d["json"])
     if kind == "thinking" and "thinking" in d:
         return TextBlock(str(d["thinking"]))
+    if kind in _responses.PART_TYPES:  # OpenAI Responses content part
+        return _responses.part_to_block(d)
     if kind in {"image", "document", "data", "image_url", "input_audio", "file", "audio"}:
         return to_data_block(d)
     if kind is None and len(d) == 1 and ("image" in d or "document" in d or "video" in d):
@@ -313,6 +320,10 @@ def to_tool_result(obj: Any) -> ToolResultBlock:
     """Convert a tool result of any accepted shape."""
     if isinstance(obj, ToolResultBlock):
         return obj
+    if _pai.is_part(obj) and obj.part_kind in ("tool-return", "retry-prompt"):  # Pydantic AI
+        return _pai.to_tool_result(obj)
+    if isinstance(obj, Mapping) and obj.get("type") == "function_call_output":  # OpenAI Responses
+        return _responses.to_tool_result(obj)
     if _is_pydantic(obj) and getattr(obj, "type", None) == "tool_result":  # AgentScope
         state = str(getattr(obj, "state", "") or "")
         return ToolResultBlock(
@@ -361,6 +372,10 @@ def to_message(obj: Any) -> Message:
     """Convert one message of any accepted shape."""
     if isinstance(obj, Message):
         return obj
+    if _pai.is_message(obj):  # Pydantic AI ModelRequest / ModelResponse
+        return _pai.to_message(obj)
+    if isinstance(obj, Mapping) and _responses.is_item(obj):  # OpenAI Responses input item
+        return _responses.to_message(obj)
     if _is_pydantic(obj) and hasattr(obj, "role") and hasattr(obj, "content"):  # AgentScope Msg
         return Message(
             role=str(obj.role),

@@ -1,0 +1,160 @@
+"""OpenAI Agents SDK: offloading and compaction of every model input, and the read-back tools.
+
+:class:`OffloadModelInput` is a ``RunConfig.call_model_input_filter``: before each
+model call, every big ``function_call_output`` becomes the offloader's preview
+plus references, then the Responses-API input items are compacted to the
+window. It returns new items (the run's own items, ``result.to_input_list()`` and
+any session keep every output whole) and is deterministic, so the input for
+``history + one turn`` starts with the input for ``history`` and prompt caches
+stay valid::
+
+    from agents import Agent, RunConfig, Runner
+    from offloader.integrations.openai_agents import OffloadModelInput
+    from workspaces import LocalWorkspace
+
+    offload = OffloadModelInput(LocalWorkspace(".offload"), session_id="chat-1", window=128_000)
+    agent = Agent(name="builder", tools=[*my_tools, *offload.function_tools()])
+    result = await Runner.run(agent, "Why did the build fail?",
+                              run_config=RunConfig(call_model_input_filter=offload))
+
+:func:`function_tool` wraps any :class:`workspaces.Tool` (Read / Grep / Glob,
+``retrieve_offloaded_content``) as an SDK ``FunctionTool``. A session that keeps
+its items in a workspace is :class:`offloader.integrations.openai_agents_session.WorkspaceSession`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+try:
+    from agents import FunctionTool
+    from agents.run_config import CallModelData, ModelInputData
+    from agents.tool_context import ToolContext
+except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test in a subprocess
+    raise ImportError(
+        f"offloader.integrations.openai_agents needs openai-agents ({exc.name} is missing): "
+        "pip install 'offloader[openai-agents]'"
+    ) from None
+
+from offloader.compaction import CompactionResult, ContextCompactor
+from offloader.core import convert_responses
+from offloader.integrations._cache import OffloadCache
+from offloader.integrations.plain import call_tool
+from offloader.offloader import ContextOffloader
+from offloader.storage import Storage
+from workspaces import Tool, Workspace
+
+__all__ = ["OffloadModelInput", "function_tool", "function_tools"]
+
+
+def function_tool(tool: Tool) -> FunctionTool:
+    """A framework-neutral :class:`Tool` as an Agents SDK ``FunctionTool`` (errors come back as text)."""
+
+    async def invoke(ctx: ToolContext[Any], input_json: str) -> str:
+        outcome = await call_tool([tool], tool.name, input_json)
+        return outcome.text
+
+    return FunctionTool(
+        name=tool.name,
+        description=tool.description,
+        params_json_schema=tool.parameters,
+        on_invoke_tool=invoke,
+        strict_json_schema=False,  # optional parameters with defaults: not expressible in strict mode
+    )
+
+
+def function_tools(tools: Iterable[Tool]) -> list[FunctionTool]:
+    """Several tools at once, e.g. ``Agent(tools=function_tools(workspace.tools()))``."""
+    return [function_tool(t) for t in tools]
+
+
+class OffloadModelInput:
+    """ContextOffloader + ContextCompactor as a ``call_model_input_filter``; see the module doc.
+
+    Args:
+        storage: a workspace (whole outputs in ``sessions/{sid}/``; also enables
+            Read / Grep / Glob) or any :class:`~offloader.storage.Storage`.
+        session_id: the session folder and compaction state.
+        window: the model's context size in tokens (default 200,000).
+        max_result_tokens / preview_tokens: offload outputs over this many tokens,
+            leaving a preview of that many (defaults 2,500 / 1,000).
+        compact: also compact the input (default True); needs a workspace unless
+            ``compactor`` is given.
+        offloader / compactor: your own, fully configured instances.
+    """
+
+    def __init__(
+        self,
+        storage: Storage | Workspace,
+        session_id: str,
+        *,
+        window: int = 200_000,
+        max_result_tokens: int = 2500,
+        preview_tokens: int = 1000,
+        compact: bool = True,
+        offloader: ContextOffloader | None = None,
+        compactor: ContextCompactor | None = None,
+    ) -> None:
+        if not isinstance(session_id, str) or not session_id:
+            raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
+        if compact and compactor is None and not isinstance(storage, Workspace):
+            raise TypeError("compaction needs a workspace as storage (or pass compactor=, or compact=False)")
+        self.storage = storage
+        self.session_id = session_id
+        self.offloader = offloader or ContextOffloader(storage, max_result_tokens, preview_tokens)
+        self.compactor = compactor
+        if compact and compactor is None and isinstance(storage, Workspace):
+            self.compactor = ContextCompactor(storage, window=window)
+        self.last_compaction: CompactionResult | None = None
+        self._done = OffloadCache()
+
+    def tools(self) -> list[Tool]:
+        """Read / Grep / Glob (workspaces only) and ``retrieve_offloaded_content``."""
+        own = list(self.storage.tools()) if isinstance(self.storage, Workspace) else []
+        return [*own, *self.offloader.tools()]
+
+    def function_tools(self) -> list[FunctionTool]:
+        """:meth:`tools` as Agents SDK ``FunctionTool`` objects."""
+        return function_tools(self.tools())
+
+    async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
+        """The filter: the same instructions, the input items offloaded and compacted."""
+        items = await self.prepare(data.model_data.input)
+        return ModelInputData(input=items, instructions=data.model_data.instructions)  # type: ignore[arg-type]
+
+    async def prepare(self, items: Sequence[Any]) -> list[Any]:
+        """Input items to send: big ``function_call_output`` items offloaded, then compacted.
+
+        The given items are never mutated; unchanged items come back as the same objects.
+        """
+        if isinstance(items, str | bytes) or not isinstance(items, Sequence):
+            raise TypeError(f"items must be a list of Responses input items, got {type(items).__name__}")
+        plain = [_as_dict(i) for i in items]
+        names = convert_responses.call_names(plain)
+        out: list[Any] = []
+        for item in plain:
+            if isinstance(item, Mapping) and item.get("type") == "function_call_output":
+                item = await self._offload(item, names.get(str(item.get("call_id", "")), ""))
+            out.append(item)
+        if self.compactor is None:
+            return out
+        self.last_compaction = await self.compactor.compact(self.session_id, out)
+        return list(self.last_compaction.messages)
+
+    async def _offload(self, item: Mapping[str, Any], name: str) -> Any:
+        key = self._done.key(str(item.get("call_id", "")), name, item.get("output"))
+        output = self._done.get(key)
+        if output is not None:
+            return {**item, "output": output}
+        new = await self.offloader.process_tool_result(self.session_id, item, tool_name=name or None)
+        if new is not item:
+            self._done.put(key, new["output"])
+        return new
+
+
+def _as_dict(item: Any) -> Any:
+    """SDK items may be pydantic models (openai types): their JSON dict, which the API accepts alike."""
+    if isinstance(item, Mapping) or not hasattr(item, "model_dump"):
+        return item
+    return item.model_dump(mode="json", exclude_unset=True)

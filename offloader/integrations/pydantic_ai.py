@@ -1,0 +1,177 @@
+"""Pydantic AI: offloading and compaction before every model request, and the read-back tools.
+
+:class:`OffloadHistory` is a history processor: big ``ToolReturnPart`` contents
+become the offloader's preview plus references, then the conversation is
+compacted to the window. It returns pydantic-ai's own message types, never
+mutates the messages it is given, and is deterministic: the output for
+``history + one turn`` starts with the output for ``history``, so provider
+prompt caches stay valid. :meth:`OffloadHistory.capability` installs it for an
+agent, together with Read / Grep / Glob / ``retrieve_offloaded_content``::
+
+    from pydantic_ai import Agent
+    from offloader.integrations.pydantic_ai import OffloadHistory
+    from workspaces import LocalWorkspace
+
+    history = OffloadHistory(LocalWorkspace(".offload"), session_id="chat-1", window=128_000)
+    agent = Agent("openai:gpt-5", capabilities=[history.capability()])
+
+The capability rewrites only what is sent (``ModelRequestContext.messages``):
+the run's own history (``result.all_messages()``) keeps every tool result
+whole. ``ProcessHistory(history)`` also works; pydantic-ai then stores the
+processed list as the run's history.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+try:
+    from pydantic_ai import RunContext
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.exceptions import ToolFailed
+    from pydantic_ai.messages import ModelMessage, ModelRequest
+    from pydantic_ai.models import ModelRequestContext
+    from pydantic_ai.tools import Tool as PydanticTool
+    from pydantic_ai.toolsets import FunctionToolset
+except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test in a subprocess
+    raise ImportError(
+        f"offloader.integrations.pydantic_ai needs pydantic-ai ({exc.name} is missing): "
+        "pip install 'offloader[pydantic-ai]'"
+    ) from None
+
+from offloader.compaction import CompactionResult, ContextCompactor
+from offloader.core import convert_pydantic_ai
+from offloader.integrations._cache import OffloadCache
+from offloader.offloader import ContextOffloader
+from offloader.storage import Storage
+from workspaces import Tool, Workspace
+
+__all__ = ["OffloadHistory", "pydantic_ai_tool", "pydantic_ai_toolset"]
+
+
+def pydantic_ai_tool(tool: Tool) -> PydanticTool[Any]:
+    """A framework-neutral :class:`Tool` as a pydantic-ai tool (errors become failed tool returns)."""
+
+    async def run(**arguments: Any) -> str:
+        outcome = await tool.invoke(arguments)
+        if outcome.is_error:
+            raise ToolFailed(outcome.text)
+        return outcome.text
+
+    return PydanticTool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
+
+
+def pydantic_ai_toolset(tools: Sequence[Tool]) -> FunctionToolset[Any]:
+    """Several tools as one toolset, e.g. ``Agent(toolsets=[pydantic_ai_toolset(ws.tools())])``."""
+    return FunctionToolset([pydantic_ai_tool(t) for t in tools])
+
+
+class OffloadHistory:
+    """ContextOffloader + ContextCompactor as a pydantic-ai history processor; see the module doc.
+
+    Args:
+        storage: a workspace (whole results in ``sessions/{sid}/``; also enables
+            Read / Grep / Glob) or any :class:`~offloader.storage.Storage`.
+        session_id: the session folder and compaction state.
+        window: the model's context size in tokens (default 200,000).
+        max_result_tokens / preview_tokens: offload tool returns over this many
+            tokens, leaving a preview of that many (defaults 2,500 / 1,000).
+        compact: also compact the conversation (default True); needs a workspace
+            unless ``compactor`` is given.
+        offloader / compactor: your own, fully configured instances.
+    """
+
+    def __init__(
+        self,
+        storage: Storage | Workspace,
+        session_id: str,
+        *,
+        window: int = 200_000,
+        max_result_tokens: int = 2500,
+        preview_tokens: int = 1000,
+        compact: bool = True,
+        offloader: ContextOffloader | None = None,
+        compactor: ContextCompactor | None = None,
+    ) -> None:
+        if not isinstance(session_id, str) or not session_id:
+            raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
+        if compact and compactor is None and not isinstance(storage, Workspace):
+            raise TypeError("compaction needs a workspace as storage (or pass compactor=, or compact=False)")
+        self.storage = storage
+        self.session_id = session_id
+        self.offloader = offloader or ContextOffloader(storage, max_result_tokens, preview_tokens)
+        self.compactor = compactor
+        if compact and compactor is None and isinstance(storage, Workspace):
+            self.compactor = ContextCompactor(storage, window=window)
+        self.last_compaction: CompactionResult | None = None
+        self._done = OffloadCache()
+
+    # ------------------------------------------------------------ tools
+
+    def tools(self) -> list[Tool]:
+        """Read / Grep / Glob (workspaces only) and ``retrieve_offloaded_content``."""
+        own = list(self.storage.tools()) if isinstance(self.storage, Workspace) else []
+        return [*own, *self.offloader.tools()]
+
+    def toolset(self) -> FunctionToolset[Any]:
+        """:meth:`tools` as a pydantic-ai toolset."""
+        return pydantic_ai_toolset(self.tools())
+
+    def capability(self, *, tools: bool = True) -> AbstractCapability[Any]:
+        """A capability that runs this processor on each request (request only) and adds :meth:`toolset`."""
+        return _OffloadCapability(self, self.toolset() if tools else None)
+
+    # ------------------------------------------------------------ processing
+
+    async def __call__(self, messages: Sequence[ModelMessage]) -> list[ModelMessage]:
+        """The messages to send: tool returns offloaded, then compacted. ``messages`` is left untouched."""
+        if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+            raise TypeError(f"messages must be a list of pydantic-ai messages, got {type(messages).__name__}")
+        out: list[ModelMessage] = []
+        for msg in messages:
+            out.append(await self._offload_message(msg) if isinstance(msg, ModelRequest) else msg)
+        if self.compactor is None:
+            return out
+        self.last_compaction = await self.compactor.compact(self.session_id, out)
+        return list(self.last_compaction.messages)
+
+    async def _offload_message(self, msg: ModelRequest) -> ModelRequest:
+        parts = [await self._offload_part(p) if convert_pydantic_ai.is_tool_return(p) else p for p in msg.parts]
+        if all(a is b for a, b in zip(parts, msg.parts, strict=True)):
+            return msg
+        new: ModelRequest = _replace(msg, parts=parts)
+        return new
+
+    async def _offload_part(self, part: Any) -> Any:
+        """The part as sent; the new content of a big part is remembered by its id and content hash."""
+        key = self._done.key(str(part.tool_call_id), str(part.tool_name), part.content)
+        content = self._done.get(key)
+        if content is not None:
+            return _replace(part, content=content)
+        new = await self.offloader.process_tool_result(self.session_id, part)
+        if new is not part:
+            self._done.put(key, new.content)
+        return new
+
+
+def _replace(obj: Any, **changes: Any) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+class _OffloadCapability(AbstractCapability[Any]):
+    """Runs an :class:`OffloadHistory` on what each model request sends; the run's history is untouched."""
+
+    def __init__(self, history: OffloadHistory, toolset: FunctionToolset[Any] | None) -> None:
+        self.history = history
+        self.toolset = toolset
+
+    def get_toolset(self) -> FunctionToolset[Any] | None:
+        return self.toolset
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        request_context.messages = await self.history(list(request_context.messages))
+        return request_context

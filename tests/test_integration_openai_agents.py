@@ -1,0 +1,227 @@
+"""OpenAI Agents SDK with OffloadModelInput: a real ``Runner``, the SDK's own ``ScriptedModel``.
+
+Each scripted step may look at the input it receives, as a real model would;
+the model records every call, so the tests assert what the model saw: the
+preview and the reference instead of the 5 MB log, then the failure line read
+back with Grep or ``retrieve_offloaded_content``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agents import Agent, RunConfig, Runner
+from agents import function_tool as sdk_function_tool
+from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
+
+from offloader.core.convert import to_message, to_tool_result
+from offloader.core.convert_responses import rebuild_item
+from offloader.core.messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.integrations.openai_agents import OffloadModelInput, function_tool
+from offloader.storage import InMemoryStorage
+from workspaces import LocalWorkspace
+
+pytestmark = pytest.mark.anyio
+
+FAILURE = "ERROR test_refund_rounding: expected 10.00, got 9.99 (payments/refund.py:212)"
+LOG_BYTES = 5 * 1024 * 1024
+
+
+def build_log() -> str:
+    """About 5 MB of build output with one failure line in the middle."""
+    line = "[{:06d}] compiling src/module_{:04d}.c with -O2 -Wall ... ok"
+    count = LOG_BYTES // len(line.format(0, 0))
+    lines = [line.format(i, i % 977) for i in range(count)]
+    lines[count // 2] = FAILURE
+    return "\n".join(lines)
+
+
+LOG = build_log()
+
+
+@sdk_function_tool
+def run_build() -> str:
+    """Run the build and return its log."""
+    return LOG
+
+
+def _outputs(call: ModelCall) -> list[dict[str, Any]]:
+    return [i for i in call.input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+
+
+def _reference(text: str) -> str:
+    found = re.search(r"^\s+(\S+tool_result-\S+\.txt) \(", text, re.MULTILINE)
+    assert found, text[:2000]
+    return found.group(1)
+
+
+def _script(read_back: str) -> ScriptedModel:
+    """Turn 1: run the build. Turn 2: read the failure back by reference. Turn 3: answer."""
+
+    def read(call: ModelCall) -> Any:
+        ref = _reference(_outputs(call)[-1]["output"])
+        args = {"pattern": "ERROR", "path": ref} if read_back == "Grep" else {"reference": ref, "pattern": "ERROR"}
+        return [function_call(read_back, args, call_id="call-read")]
+
+    def answer(call: ModelCall) -> Any:
+        line = next(x for x in _outputs(call)[-1]["output"].splitlines() if "ERROR test_" in x)
+        return [assistant_message(f"The build failed: {line.strip()}")]
+
+    return ScriptedModel(
+        [
+            [function_call("run_build", {}, call_id="call-build")],
+            ModelStep.respond(read),
+            ModelStep.respond(answer),
+        ]
+    )
+
+
+@pytest.mark.parametrize("read_back", ["Grep", "retrieve_offloaded_content"])
+async def test_three_turn_loop_sends_the_preview_and_reads_the_failure_back(tmp_path: Path, read_back: str) -> None:
+    offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "build-1", window=64_000)
+    model = _script(read_back)
+    agent = Agent(name="builder", model=model, tools=[run_build, *offload.function_tools()])
+    config = RunConfig(call_model_input_filter=offload, tracing_disabled=True)
+
+    result = await Runner.run(agent, "Why did the build fail?", run_config=config)
+
+    calls = model.calls
+    assert len(calls) == 3
+    second = json.dumps(calls[1].input)
+    assert len(LOG) >= LOG_BYTES - 100 and len(second) < 20_000  # the preview, not the 5 MB
+    assert "[Offloaded:" in second and "tool_result-call-build.txt" in second  # preview + reference
+    assert FAILURE in second  # the preview keeps the failure line
+    read = _outputs(calls[2])[-1]
+    assert read["call_id"] == "call-read" and FAILURE in read["output"]
+    assert len(json.dumps(calls[2].input)) < 30_000
+    assert FAILURE in str(result.final_output)
+    # The SDK's own history still holds the whole log, untouched.
+    own = [i for i in result.to_input_list() if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    assert own[0]["call_id"] == "call-build" and own[0]["output"] == LOG
+    stored = (tmp_path / "ws" / "sessions" / "build-1" / "tool_result-call-build.txt").read_text()
+    assert stored == LOG
+
+
+def _conversation(turns: int) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = [{"role": "developer", "content": "You fix builds."}]
+    for t in range(turns):
+        body = "\n".join(f"turn {t} line {i} " + "x" * 60 for i in range(600))
+        items.append({"role": "user", "content": f"step {t}"})
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": f"c{t}",
+                "name": "shell",
+                "arguments": json.dumps({"cmd": f"make {t}"}),
+            }
+        )
+        items.append({"type": "function_call_output", "call_id": f"c{t}", "output": body})
+        items.append(
+            {
+                "type": "message",
+                "role": "assistant",
+                "id": f"m{t}",
+                "content": [{"type": "output_text", "text": f"done {t}", "annotations": []}],
+            }
+        )
+    return items
+
+
+async def test_input_plus_one_turn_is_a_stable_prefix_and_the_input_is_untouched(tmp_path: Path) -> None:
+    items = _conversation(12)
+    before = json.dumps(items)
+    offload = OffloadModelInput(
+        LocalWorkspace(tmp_path / "ws"), "stable", compact=False, max_result_tokens=800, preview_tokens=200
+    )
+    outputs = [await offload.prepare(items[:end]) for end in range(5, len(items) + 1, 4)]
+    assert json.dumps(items) == before
+    for shorter, longer in itertools.pairwise(outputs):
+        assert longer[: len(shorter)] == shorter
+    assert all(isinstance(o, dict) for o in outputs[-1])
+    assert json.dumps(outputs[-1]).count("[Offloaded:") == 12
+
+
+async def test_compaction_of_responses_items_keeps_pairs_and_survives_a_restart(tmp_path: Path) -> None:
+    items = _conversation(16)
+    settings: dict[str, Any] = {"window": 4_000, "max_result_tokens": 800, "preview_tokens": 200}
+    offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "compact", **settings)
+    outputs, levels = [], []
+    for end in range(5, len(items) + 1, 4):
+        outputs.append(await offload.prepare(items[:end]))
+        assert offload.last_compaction is not None
+        levels.append(offload.last_compaction.level)
+    assert {"mild", "aggressive"} <= set(levels)
+    for i in range(1, len(outputs)):
+        if levels[i] == "none":
+            assert outputs[i][: len(outputs[i - 1])] == outputs[i - 1]
+    last = outputs[-1]
+    assert len(last) < len(items) and last[0] == items[0]  # the developer message is kept
+    calls = {i["call_id"] for i in last if i.get("type") == "function_call"}
+    assert calls == {i["call_id"] for i in last if i.get("type") == "function_call_output"}
+    again = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "compact", **settings)
+    assert await again.prepare(items) == last
+    # The compacted input runs through the SDK as the model's input.
+    model = ScriptedModel([[assistant_message("fine")]])
+    agent = Agent(name="a", model=model)
+    result = await Runner.run(
+        agent, items, run_config=RunConfig(call_model_input_filter=offload, tracing_disabled=True)
+    )
+    assert result.final_output == "fine" and len(json.dumps(model.calls[0].input)) < len(json.dumps(items)) // 4
+
+
+async def test_structured_outputs_stay_structured_and_in_memory_storage_works() -> None:
+    offload = OffloadModelInput(InMemoryStorage(), "mem", compact=False, max_result_tokens=300, preview_tokens=100)
+    image = {"type": "input_image", "image_url": "https://example.invalid/chart.png"}
+    output = [{"type": "input_text", "text": LOG[:100_000]}, image]
+    items = [
+        {"type": "function_call", "call_id": "c", "name": "report", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c", "output": output},
+    ]
+    out = await offload.prepare(items)
+    new = out[1]["output"]
+    assert new[0]["type"] == "input_text" and new[0]["text"].startswith("[Offloaded:") and new[1] == image
+    assert items[1]["output"] is output and output[0]["text"] == LOG[:100_000]
+    assert [t.name for t in offload.tools()] == ["retrieve_offloaded_content"]
+
+
+async def test_function_tools_run_and_report_errors_as_text(tmp_path: Path) -> None:
+    ws = LocalWorkspace(tmp_path / "ws")
+    await ws.write_bytes("notes/a.txt", b"alpha\nbeta\n")
+    grep = next(function_tool(t) for t in ws.tools() if t.name == "Grep")
+    assert grep.name == "Grep" and grep.strict_json_schema is False
+    found = await grep.on_invoke_tool(None, json.dumps({"pattern": "beta", "path": "notes"}))  # type: ignore[arg-type]
+    assert "beta" in found
+    bad = await grep.on_invoke_tool(None, "{not json")  # type: ignore[arg-type]
+    assert bad.startswith("Error")
+
+
+def test_converter_maps_responses_items_and_rebuilds_copies() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "build", "arguments": '{"target": "all"}'}
+    assert to_message(call).content == (ToolCallBlock("c1", "build", {"target": "all"}),)
+    output = {"type": "function_call_output", "call_id": "c1", "output": "log"}
+    assert to_message(output).role == "tool"
+    assert to_tool_result(output) == ToolResultBlock("c1", "", (TextBlock("log"),))
+    message = {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {"type": "input_text", "text": "see"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw=="},
+        ],
+    }
+    canon = to_message(message)
+    assert canon.role == "user" and isinstance(canon.content[1], DataBlock) and canon.content[1].data
+    assert to_message({"role": "developer", "content": "rules"}).role == "system"
+    assert to_message({"type": "reasoning", "id": "r1", "summary": []}).role == "assistant"
+    edited = rebuild_item(message, {0: TextBlock("SEE")})
+    assert edited["content"][0]["text"] == "SEE" and message["content"][0]["text"] == "see"
+    assert json.loads(rebuild_item(call, {0: ToolCallBlock("c1", "build", {"target": "x"})})["arguments"]) == {
+        "target": "x"
+    }
+    with pytest.raises(TypeError, match="Responses"):
+        to_message({"type": "nonsense"})
