@@ -46,8 +46,9 @@ def read_back(model_call: ModelCall) -> Any:
     print(f"--- the model sees {len(seen):,} characters of the build's output:")
     print(seen[:700] + " ...")
     ref = re.findall(r"^  (\S+) \(text/plain", seen, re.M)[-1]
-    return [call("retrieve_offloaded_content", {"reference": ref, "pattern": "FAILED", "context_lines": 0},
-                 call_id="read")]
+    return [
+        call("retrieve_offloaded_content", {"reference": ref, "pattern": "FAILED", "context_lines": 0}, call_id="read")
+    ]
 
 
 def answer(model_call: ModelCall) -> Any:
@@ -64,12 +65,14 @@ def follow_up(model_call: ModelCall) -> Any:
 async def main(workdir: str) -> None:
     async with LocalWorkspace(workdir) as ws:
         offload = OffloadModelInput(ws, session_id="build-42", window=128_000)
-        model = ScriptedModel([
-            [call("run_build", {}, call_id="build")],
-            ModelStep.respond(read_back),
-            ModelStep.respond(answer),
-            ModelStep.respond(follow_up),
-        ])
+        model = ScriptedModel(
+            [
+                [call("run_build", {}, call_id="build")],
+                ModelStep.respond(read_back),
+                ModelStep.respond(answer),
+                ModelStep.respond(follow_up),
+            ]
+        )
         agent = Agent(name="builder", model=model, tools=[run_build, *offload.function_tools()])
         config = RunConfig(call_model_input_filter=offload, tracing_disabled=True)
         session = WorkspaceSession(ws, "build-42")

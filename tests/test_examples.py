@@ -29,7 +29,7 @@ EXPECTED_OUTPUT = {
     "strands_plugin.py": "--- answer: The deploy failed at step 4187: certificate expired.",
     "plain_loop.py": "--- answer: The slow query is the one on orders.created_at.",
     "s3_offloader.py": "OK: the whole log is on S3 and the failure is retrievable",
-    "pydantic_ai_agent.py": "--- answer: test_refund_rounding failed: expected 10.00, got 9.99 (payments/refund.py:212)",
+    "pydantic_ai_agent.py": "--- answer: test_refund_rounding failed: expected 10.00, got 9.99",
     "openai_agents.py": "--- later: This conversation has 2 questions so far.",
 }
 
