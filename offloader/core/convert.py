@@ -19,8 +19,6 @@ silently.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
@@ -28,6 +26,8 @@ from typing import Any
 
 from . import convert_pydantic_ai as _pai
 from . import convert_responses as _responses
+from .dataurl import data_from_url as _data_from_url
+from .dataurl import decode_b64 as _decode_b64
 from .messages import (
     Block,
     DataBlock,
@@ -89,35 +89,6 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     if isinstance(obj, Mapping):
         return obj.get(key, default)
     return getattr(obj, key, default)
-
-
-def _decode_b64(data: str | bytes, what: str) -> bytes:
-    try:
-        return base64.b64decode(data, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise ValueError(f"{what}: invalid base64 data ({exc})") from None
-
-
-def _parse_data_url(url: str) -> tuple[str, bytes] | None:
-    """Decode ``data:<mt>;base64,<data>``; None for any other URL."""
-    if not url.startswith("data:"):
-        return None
-    header, sep, payload = url[5:].partition(",")
-    if not sep:
-        raise ValueError("malformed data: URL (no comma)")
-    media_type = header.split(";", 1)[0] or "application/octet-stream"
-    if header.endswith(";base64"):
-        return media_type, _decode_b64(payload, "data: URL")
-    from urllib.parse import unquote_to_bytes
-
-    return media_type, unquote_to_bytes(payload)
-
-
-def _data_from_url(url: str, media_type: str | None, name: str | None) -> DataBlock:
-    parsed = _parse_data_url(url)
-    if parsed is not None:
-        return DataBlock(media_type=media_type or parsed[0], data=parsed[1], name=name)
-    return DataBlock(media_type=media_type or "application/octet-stream", url=url, name=name)
 
 
 def _parse_arguments(raw: Any) -> dict[str, Any]:

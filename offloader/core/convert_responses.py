@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .dataurl import data_from_url
 from .messages import Block, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
@@ -69,20 +70,18 @@ def part_to_block(part: Mapping[str, Any]) -> Block:
     kind = part.get("type")
     if kind in _TEXT_KEYS:
         return TextBlock(str(part.get(_TEXT_KEYS[kind], "")))
-    from .convert import _data_from_url  # the shared data:-URL decoder (convert imports this module)
-
     if kind == "input_image":
         if isinstance(part.get("image_url"), str):
-            return _data_from_url(part["image_url"], None, None)
+            return data_from_url(part["image_url"], None, None)
         if part.get("file_id"):
-            return _data_from_url(f"openai-file:{part['file_id']}", "image/*", None)
+            return data_from_url(f"openai-file:{part['file_id']}", "image/*", None)
     if kind == "input_file":
         name = part.get("filename")
         for key in ("file_data", "file_url"):
             if isinstance(part.get(key), str):
-                return _data_from_url(part[key], None, name)
+                return data_from_url(part[key], None, name)
         if part.get("file_id"):
-            return _data_from_url(f"openai-file:{part['file_id']}", None, name)
+            return data_from_url(f"openai-file:{part['file_id']}", None, name)
     return JsonBlock(dict(part))
 
 
