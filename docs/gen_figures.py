@@ -130,8 +130,7 @@ def build_log(lines: int = 20_000) -> str:
 
 
 async def _preview_columns() -> list[tuple[str, list[str]]]:
-    from offloader import ContextOffloader, InMemoryStorage
-    from offloader.tokens import default_counter
+    from offloader import ContextOffloader, InMemoryStorage, default_counter
 
     text = build_log()
     counter = default_counter()
@@ -184,9 +183,8 @@ _ROLES = (
 
 
 async def _layout_lines() -> list[str]:
+    from offloader import DataBlock, HeuristicCounter, TextBlock, ToolResultBlock
     from offloader.compaction import ContextCompactor
-    from offloader.messages import DataBlock, TextBlock, ToolResultBlock
-    from offloader.tokens import HeuristicCounter
     from workspaces import LocalWorkspace
 
     png = bytes.fromhex("89504e470d0a1a0a") + b"\0" * 64

@@ -257,3 +257,22 @@ def test_every_file_the_docs_name_is_in_the_repository() -> None:
 def test_readme_fits_on_a_screen() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= 200, f"README.md has {lines} lines; move detail into docs/"
+
+
+# ---------------------------------------------------------------- figures drawn from the real code
+
+
+def test_text_figures_are_what_the_code_draws(tmp_path: Path) -> None:
+    """docs/figures/{layout,preview}.svg match a fresh drawing (run ``python docs/gen_figures.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_figures", ROOT / "docs" / "gen_figures.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    stale = []
+    for name, draw in (("layout.svg", gen.layout_figure), ("preview.svg", gen.preview_figure)):
+        fresh = draw(tmp_path / name).read_text(encoding="utf-8")
+        if fresh != (ROOT / "docs" / "figures" / name).read_text(encoding="utf-8"):
+            stale.append(name)
+    assert not stale, f"docs/figures/{stale} are stale: run `python docs/gen_figures.py` and commit them"
