@@ -271,7 +271,10 @@ def test_soak_1000_offloads_from_100_sessions_in_4_processes_with_gc_running(tmp
     assert len(recorded) == len(set(recorded)) == 1000 and set(recorded) == expected  # none lost or duplicated
     assert sorted(messages) == sorted(expected)
     assert len({p.parent.name for p in root.glob("sessions/live-*/ledger.jsonl")}) == _SESSIONS
-    assert not list(root.glob("sessions/old-*/*"))  # gc did run, concurrently
+    # gc did run, concurrently: only the ledgers of the stale sessions are left, recording the removals
+    assert {p.name for p in root.glob("sessions/old-*/*")} == {"ledger.jsonl"}
+    for ledger_path in root.glob("sessions/old-*/ledger.jsonl"):
+        assert _jsonl(ledger_path)[0][-1]["status"] == "removed"
 
 
 def test_append_after_a_writer_died_mid_line_does_not_fuse_with_the_torn_tail(tmp_path: Path) -> None:

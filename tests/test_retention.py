@@ -61,8 +61,13 @@ async def test_session_idle_longer_than_max_age_is_removed_whole(ws: LocalWorksp
     kept = await _offload(ws, "new", "t1")
     report = await ws.gc(RetentionPolicy(max_age=7 * DAY))
     assert {r.reason for r in report.removed} == {"expired-session"}
-    assert not any((ws.path / "sessions" / "old").iterdir())
+    assert [p.name for p in (ws.path / "sessions" / "old").iterdir()] == ["ledger.jsonl"]  # the record stays
+    ledger = [json.loads(x) for x in (ws.path / "sessions/old/ledger.jsonl").read_text().splitlines()]
+    gone = {e["ref"].rsplit("/", 1)[-1] for e in ledger if e["kind"] == "gc" and e["status"] == "removed"}
+    assert gone == {"tool_result-t1.txt", "context.jsonl"}
     assert kept.exists()
+    _age_session(ws, "old", 10 * DAY)  # a later collection removes the lone, old ledger
+    await ws.gc(RetentionPolicy(max_age=7 * DAY))
     assert await ws.sessions() == ["new"]
 
 
@@ -70,8 +75,10 @@ async def test_dry_run_reports_but_removes_nothing(ws: LocalWorkspace) -> None:
     item = await _offload(ws, "old", "t1")
     _age_session(ws, "old", 10 * DAY)
     report = await ws.gc(RetentionPolicy(max_age=7 * DAY), dry_run=True)
-    assert report.dry_run and len(report.removed) == 2  # the item and the ledger
+    assert report.dry_run and [r.path for r in report.removed] == ["sessions/old/tool_result-t1.txt"]
     assert item.exists()
+    real = await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert real.removed == report.removed and not item.exists()
 
 
 async def test_old_items_of_a_live_session_go_but_its_logs_stay(ws: LocalWorkspace) -> None:
@@ -181,6 +188,8 @@ async def test_a_file_rewritten_after_the_scan_is_not_removed(ws: LocalWorkspace
     await _offload(ws, "s", "b")
 
     def refresh_the_other(done: int, total: int) -> None:  # a writer refreshes a file mid-collection
+        if done != 2:  # called before each removal: after the first one, touch what is left
+            return
         for p in (first, second):
             if p.exists():
                 os.utime(p, None)
@@ -207,3 +216,113 @@ async def test_retrieval_index_goes_with_its_item_and_orphans_are_swept(ws: Loca
     _age(orphan, DAY)
     await ws.gc(RetentionPolicy(max_age=7 * DAY))
     assert not old.exists() and not side.exists() and not orphan.exists()
+
+
+# ------------------------------------------------------------ promises on every path (issue 15)
+
+
+async def test_an_expired_session_keeps_its_pinned_and_fresh_items(ws: LocalWorkspace) -> None:
+    mild = await _offload(ws, "s", "mild")
+    named = await _offload(ws, "s", "named")
+    plain = await _offload(ws, "s", "plain")
+    line = json.dumps({"kind": "compaction", "ref": str(mild), "status": "mild"}) + "\n"
+    await ws._append("sessions/s/ledger.jsonl", line.encode())
+    await ws.write_bytes("sessions/s/state.json", json.dumps({"ref": str(named)}).encode())
+    _age_session(ws, "s", 30 * DAY)
+    report = await ws.gc(RetentionPolicy(max_age=7 * DAY))
+    assert mild.exists() and named.exists() and not plain.exists()
+    assert (ws.path / "sessions/s/state.json").exists()  # it still pins a kept item
+    assert {r.path for r in report.removed} == {"sessions/s/tool_result-plain.txt"}
+
+
+@pytest.mark.parametrize("max_age", [0, 1])
+async def test_age_zero_never_removes_what_was_just_written(ws: LocalWorkspace, max_age: float) -> None:
+    item = await _offload(ws, "s", "t")
+    await ws.offload_context("s", [Message("user", (TextBlock("hi"),))])
+    report = await ws.gc(RetentionPolicy(max_age=max_age))  # the default 10-minute grace holds
+    assert not report.removed and item.exists() and (ws.path / "sessions/s/context.jsonl").exists()
+
+
+async def test_max_bytes_counts_sidecars_and_removes_the_fewest_oldest_items(ws: LocalWorkspace) -> None:
+    paths = [await _offload(ws, "s", f"t{i}", text="y" * 1000, age=(10 - i) * 3600) for i in range(4)]
+    for p in paths:
+        Path(str(p) + ".lineidx").write_bytes(b"\0" * 1000)
+        _age(Path(str(p) + ".lineidx"), DAY)
+    logs = sum(f.stat().st_size for f in (ws.path / "sessions/s").iterdir() if f.suffix == ".jsonl")
+    report = await ws.gc(RetentionPolicy(max_bytes=logs + 2 * 2000))  # room for two items with their indexes
+    assert [p.exists() for p in paths] == [False, False, True, True]
+    assert not Path(str(paths[0]) + ".lineidx").exists()
+    assert {r.reason for r in report.removed} == {"max-bytes"} and len(report.removed) == 4  # 2 items + 2 indexes
+
+
+async def test_a_context_log_appended_during_the_collection_of_its_expired_session_is_kept(
+    ws: LocalWorkspace,
+) -> None:
+    from workspaces.retention import collect_garbage
+
+    await _offload(ws, "s", "t")
+    await ws.offload_context("s", [Message("user", (TextBlock("old"),))])
+    _age_session(ws, "s", 30 * DAY)
+
+    async def resume(done: int, total: int) -> None:  # the agent resumes while gc runs
+        if done == 1:
+            await ws.offload_context("s", [Message("user", (TextBlock("new"),))])
+
+    report = await collect_garbage(ws, RetentionPolicy(max_age=DAY), progress=resume)
+    lines = (ws.path / "sessions/s/context.jsonl").read_text().splitlines()
+    assert [json.loads(x)["content"][0]["text"] for x in lines] == ["old", "new"]
+    assert report.skipped_changed >= 1
+
+
+async def test_an_item_offloaded_again_during_the_collection_is_kept(ws: LocalWorkspace) -> None:
+    from workspaces.retention import collect_garbage
+
+    item = await _offload(ws, "s", "t", age=30 * DAY)
+    await _offload(ws, "s", "other", age=30 * DAY)
+
+    async def again(done: int, total: int) -> None:
+        if done == 1:
+            ref = await ws.offload_tool_result("s", ToolResultBlock("t", "bash", (TextBlock("x" * 100),)))
+            assert Path(ref) == item
+
+    await collect_garbage(ws, RetentionPolicy(max_age=DAY), progress=again)
+    assert item.read_text() == "x" * 100
+
+
+def test_gc_on_a_read_only_filesystem_is_a_clear_error_and_removes_nothing(tmp_path: Path) -> None:
+    import subprocess
+
+    import anyio
+    from click.testing import CliRunner
+
+    from offloader.cli import main
+    from tests.conftest import require
+    from workspaces import WorkspaceReadOnly
+
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True)
+    if done.returncode != 0:
+        require("OFFLOAD_REQUIRE_TMPFS", f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
+    try:
+
+        async def seed() -> Path:
+            async with LocalWorkspace(mnt / "ws") as w:
+                return await _offload(w, "s", "t", age=30 * DAY)
+
+        item = anyio.run(seed)
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+
+        async def collect() -> None:
+            async with LocalWorkspace(mnt / "ws") as w:
+                dry = await w.gc(RetentionPolicy(max_age=DAY), dry_run=True)
+                assert [r.path for r in dry.removed] == ["sessions/s/tool_result-t.txt"]
+                with pytest.raises(WorkspaceReadOnly, match="read-only"):
+                    await w.gc(RetentionPolicy(max_age=DAY))
+
+        anyio.run(collect)
+        assert item.exists()
+        result = CliRunner().invoke(main, ["gc", "--workdir", str(mnt / "ws"), "--max-age", "1d"])
+        assert result.exit_code == 1 and "read-only" in result.output.lower() and "Traceback" not in result.output
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

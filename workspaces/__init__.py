@@ -23,6 +23,7 @@ from offloader.core.errors import (
     UnsupportedOperation,
     WorkspaceClosed,
     WorkspaceError,
+    WorkspaceReadOnly,
 )
 from offloader.core.layout import DATA_URL_PREFIX
 from offloader.core.tools import Tool, ToolOutcome
@@ -46,4 +47,5 @@ __all__ = [
     "Workspace",
     "WorkspaceClosed",
     "WorkspaceError",
+    "WorkspaceReadOnly",
 ]

@@ -122,10 +122,8 @@ class ConfinedTree(Beneath):
 
     def append(self, rel: str, data: bytes) -> None:
         """Append whole lines with one ``O_APPEND`` write under ``flock``; a failure is truncated back."""
-        fd = self._again(rel, lambda: self._open_for_append(rel))
+        fd = self._locked_for_append(rel)
         try:
-            self._regular(fd, rel)
-            fcntl.flock(fd, fcntl.LOCK_EX)
             size = drop_torn_tail(fd, os.fstat(fd).st_size)
             try:
                 _write_all(fd, data)
@@ -136,6 +134,30 @@ class ConfinedTree(Beneath):
                 raise
         finally:
             os.close(fd)  # releases the lock
+
+    def _locked_for_append(self, rel: str) -> int:
+        """An ``O_APPEND`` descriptor holding the append lock of the file that is *still* named ``rel``.
+
+        gc moves a file aside under this lock before removing it; a writer that
+        opened the old file and then waited for the lock opens the name again.
+        """
+        folder, name = self.split(rel)
+        while True:
+            fd = self._again(rel, lambda: self._open_for_append(rel))
+            try:
+                st = self._regular(fd, rel)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                with self.folder(folder, create=True) as dirfd:
+                    try:
+                        now: os.stat_result | None = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
+                    except FileNotFoundError:
+                        now = None
+                if now is not None and (now.st_ino, now.st_dev) == (st.st_ino, st.st_dev):
+                    return fd
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)
 
     def _open_for_append(self, rel: str) -> int:
         folder, name = self.split(rel)

@@ -131,6 +131,28 @@ class Workspace(FileTools, abc.ABC):
         """
         return None
 
+    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
+        """Remove ``path`` only if it is still the file ``seen`` (same size and mtime); True if removed.
+
+        gc's removal step. Backends make the check and the removal one step with
+        respect to ``_append`` and ``_refresh`` (the append lock, or a move aside
+        then a verify), so a writer's change in between is never lost. This
+        default re-stats then removes; between the two a write can slip in.
+        """
+        current = await self._stat(path)
+        if current is None or (current.size, current.mtime) != (seen.size, seen.mtime):
+            return False
+        await self._remove(path)
+        return True
+
+    async def _refresh(self, path: str, data: bytes) -> None:
+        """Mark an existing file whose content is ``data`` as just written (gc then keeps it).
+
+        Used when an offload finds its content already stored. The default
+        rewrites it atomically (a new mtime); it is recreated if gc removed it meanwhile.
+        """
+        await self._write([(path, data)])
+
     async def _write_and_append(
         self, files: Sequence[tuple[str, bytes]], *, exclusive: bool, append: tuple[str, bytes]
     ) -> list[bool]:
@@ -269,10 +291,16 @@ class Workspace(FileTools, abc.ABC):
         else:
             written, recorded = await self._write(files, exclusive=True), False
         if not written[-1]:
-            existing = await self._read(path)
-            if existing != body:
+            try:
+                existing: bytes | None = await self._read(path)
+            except FileNotFoundError:  # removed by gc since: store it again
+                existing = None
+            if existing is not None and existing != body:
                 path = f"{stem}-{hashlib.sha256(body).hexdigest()[:12]}.txt"
-                await self._write([(path, body)], exclusive=True)
+                if not (await self._write([(path, body)], exclusive=True))[0]:
+                    await self._refresh(path, body)
+            else:
+                await self._refresh(path, body)  # an old file handed out again must not be collected
         if not recorded:
             await self._record(session_id, entry(path))
         return self.reference(path)

@@ -352,6 +352,25 @@ class FsspecWorkspace(Workspace):
             return None
         return FileInfo(path, sum(s[1] for s in segs), max(s[2] for s in segs))
 
+    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
+        """Remove exactly what was seen: a plain object re-stat'ed just before, or the listed segments.
+
+        A segment appended after the check is never among those removed, so an
+        append racing the removal starts the log again instead of being lost.
+        """
+        info = await self._fs.info(self._full(path))
+        if info is not None and info.get("type") == "file":
+            if (int(info.get("size") or 0), _mtime(info)) != (seen.size, seen.mtime):
+                return False
+            await self._fs.call("rm_file", self._full(path))
+            return True
+        segs = await self._segments(path)
+        if not segs or (sum(s[1] for s in segs), max(s[2] for s in segs)) != (seen.size, seen.mtime):
+            return False
+        for name, _, _ in segs:
+            await self._fs.call("rm_file", name)
+        return True
+
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
         if not path:
             raise PathOutsideWorkspace("refusing to remove the workdir itself")

@@ -13,7 +13,9 @@ I/O runs in worker threads.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import secrets
 import stat as stat_mod
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +25,7 @@ import anyio.to_thread
 
 from offloader.core.backend import ExecResult, FileInfo
 from offloader.core.errors import CommandTimeout, UnsupportedOperation
+from offloader.core.layout import TMP_PREFIX
 
 from ._confined import ConfinedTree
 from .base import Workspace
@@ -88,6 +91,77 @@ class LocalWorkspace(Workspace):
 
     async def _append(self, path: str, data: bytes) -> None:
         await anyio.to_thread.run_sync(self._tree.append, path, data)
+
+    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
+        return await anyio.to_thread.run_sync(self._remove_if_unchanged_sync, path, seen)
+
+    def _remove_if_unchanged_sync(self, path: str, seen: FileInfo) -> bool:
+        """Under the append lock, move the file aside, verify it is ``seen``, then unlink it (or put it back).
+
+        Appenders take the same lock and, once they hold it, check the name still
+        leads to their file, so an append either lands before the move (and the
+        verify sees it) or goes to the name's current file.
+        """
+        folder, name = self._tree.split(path)
+        try:
+            with self._tree.folder(folder) as dirfd:
+                try:
+                    fd = self._tree.open_file(dirfd, name, os.O_RDONLY | os.O_NONBLOCK, path)
+                except (FileNotFoundError, NotADirectoryError):
+                    return False
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX)  # an append in flight finishes first; later ones wait
+                    aside = f"{TMP_PREFIX}gc-{secrets.token_hex(6)}"
+                    try:
+                        os.rename(name, aside, src_dir_fd=dirfd, dst_dir_fd=dirfd)
+                    except FileNotFoundError:
+                        return False
+                    st, moved = os.fstat(fd), os.stat(aside, dir_fd=dirfd, follow_symlinks=False)
+                    same = (st.st_ino, st.st_dev) == (moved.st_ino, moved.st_dev) and stat_mod.S_ISREG(st.st_mode)
+                    if same and (st.st_size, st.st_mtime) == (seen.size, seen.mtime):
+                        os.unlink(aside, dir_fd=dirfd)
+                        return True
+                    self._put_back(dirfd, aside, name, path)
+                    return False
+                finally:
+                    os.close(fd)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+
+    def _put_back(self, dirfd: int, aside: str, name: str, path: str) -> None:
+        """Return a file gc moved aside; if a writer created the name meanwhile, lose neither."""
+        try:
+            os.link(aside, name, src_dir_fd=dirfd, dst_dir_fd=dirfd, follow_symlinks=False)
+        except FileExistsError:
+            if name.endswith(".jsonl"):  # an appended log: ours holds the older lines, the new one continues it
+                flags = os.O_RDWR | os.O_APPEND | os.O_NONBLOCK
+                newer = self._tree.open_file(dirfd, name, flags, path)
+                older = self._tree.open_file(dirfd, aside, flags, path)
+                try:
+                    fcntl.flock(newer, fcntl.LOCK_EX)
+                    tail = os.pread(newer, os.fstat(newer).st_size, 0)
+                    view = memoryview(tail)
+                    while view:
+                        view = view[os.write(older, view) :]
+                    os.replace(aside, name, src_dir_fd=dirfd, dst_dir_fd=dirfd)
+                    return
+                finally:
+                    os.close(older)
+                    os.close(newer)
+        os.unlink(aside, dir_fd=dirfd)  # restored, or a newer complete file now holds the name
+
+    async def _refresh(self, path: str, data: bytes) -> None:
+        def touch() -> None:
+            folder, name = self._tree.split(path)
+            try:
+                with self._tree.folder(folder) as dirfd:
+                    os.utime(name, dir_fd=dirfd, follow_symlinks=False)
+                    return
+            except (FileNotFoundError, NotADirectoryError):
+                pass
+            self._tree.write(path, data, exclusive=True)  # gc removed it since: store it again
+
+        await anyio.to_thread.run_sync(touch)
 
     async def _list(self, path: str) -> list[FileInfo]:
         def walk() -> list[FileInfo]:

@@ -1,86 +1,90 @@
-"""Retention: which offloaded files to remove, and removing them safely.
+"""Retention: which offloaded items to remove, and removing them without racing writers.
 
-Works on any :class:`~workspaces.base.Workspace` through its primitives only
-(``_list``, ``_read``, ``_stat``, ``_remove``, ``_append``), so every backend gets
-the same garbage collector. Use it as ``await workspace.gc(RetentionPolicy(...))``.
+Works on any :class:`~workspaces.base.Workspace` through its primitives, so every
+backend gets the same garbage collector. Use it as
+``await workspace.gc(RetentionPolicy(...))``. What an *item* is (its file, its
+index sidecars, its ledger lines) is defined once in :mod:`workspaces.inventory`.
 
-Rules, in order (``now`` is the time the collection starts):
+Rules (``now`` is the time the collection starts, ``grace`` is ``temp_grace``):
 
-1. Scope. Only files under ``sessions/`` and ``data/`` are ever considered;
-   ``skills/`` and anything else in the workdir is never touched. With
-   ``session=...`` only that session's folder is considered, and ``data/`` is
-   left alone (media are shared between sessions).
-2. Writers in flight. Temp files (``.tmp-*``, a write not yet renamed into
-   place) younger than ``temp_grace`` seconds are left alone; older ones are
-   debris of a crashed writer and are swept. Any other file younger than
-   ``temp_grace`` is never removed, whatever the limits, and every file is
-   re-stat'ed just before removal and kept if it changed since the scan.
-3. Pinning. An offloaded item (``tool_result-*.txt``) is *pinned* while its
-   session is live when its file name appears in the session's ``state.json``
-   (the compactor's live state still points at it), or when the latest ledger
-   status for its reference is one of :data:`PIN_STATUSES` (``pinned`` set by a
-   user; ``mild`` / ``truncated`` set by compaction: the context holds only a
-   summary plus this reference). Pinned items are never removed by
-   ``max_bytes`` / ``max_files`` / per-item ``max_age``.
-4. Age. With ``max_age``, a session whose newest item, ``context.jsonl`` and
-   ``state.json`` are all older than ``max_age`` is *expired* and removed whole
-   (its live state is stale, so its pins lapse) -- unless a ledger entry says
-   ``pinned`` (a user pin outlives expiry). In a live session, unpinned items
-   older than ``max_age`` are removed; ``context.jsonl``, ``ledger.jsonl`` and
-   ``state.json`` of a live session are never removed.
-5. Media. A ``data/`` file is *referenced* when a kept tool result or a kept
-   ``context.jsonl`` contains its ``workspace:///data/...`` URL; referenced media
-   stay. Unreferenced media follow ``max_age`` and the size limits like items
-   (they may still be held in an agent's memory, so they are not dropped on
-   sight).
-6. Limits. Then, while more than ``max_files`` items+media remain, or more than
+1. Scope. Only ``sessions/`` and ``data/`` are considered; ``skills/`` and
+   anything else is never touched. With ``session=...`` only that session's
+   folder is considered and ``data/`` is left alone.
+2. Grace. Nothing modified less than ``grace`` seconds ago is removed, on any
+   path (expired sessions included), whatever the limits. Temp files
+   (``.tmp-*``) older than ``grace`` are debris of a crashed writer and go.
+3. Pins. An item is pinned when its folded ledger status
+   (:func:`~workspaces.inventory.fold_status`) is one of
+   :data:`~workspaces.inventory.PIN_STATUSES`, or when its file name appears in
+   its session's ``state.json``. Pinned items are never removed, on any path.
+4. Age. With ``max_age``, an unpinned item older than ``max_age`` goes. A
+   session whose every file is older than ``max_age`` (and than ``grace``) is
+   *expired*: its ``context.jsonl`` and ``taskmap.mmd`` go too, and its
+   ``state.json`` unless it pins a kept item. A user pin (status ``pinned``)
+   keeps the whole session. The ledger of an expired session stays, recording
+   the removals; a later collection removes it once it is alone in its folder
+   and older than ``max_age``.
+5. Media. A ``data/`` file whose ``workspace:///data/...`` URL appears in a kept
+   item or kept ``context.jsonl`` stays; unreferenced media follow ``max_age``
+   and the limits like items.
+6. Limits. While more than ``max_files`` items remain, or more than
    ``max_bytes`` bytes remain under ``sessions/`` and ``data/``, the oldest
-   removable item or medium goes first. When pins alone exceed a limit, the
-   report says so in ``over_limit``.
+   removable item goes (its size counts its index sidecars). When what must be
+   kept alone exceeds a limit, ``over_limit`` says so.
+7. Writers. The decision uses one listing; each removal then goes through the
+   backend's ``_remove_if_unchanged``, which re-checks the file under the same
+   lock appends take (or moves it aside and verifies), so a file a writer
+   appended to, rewrote or offloaded again during the collection is kept.
+8. Records. Every removed item and log gets a ``{"kind": "gc", "status":
+   "removed"}`` line in its session's ledger. A ledger line naming a file that
+   no longer exists (a collection killed before it wrote its lines) gets one too.
 
-A derived ``{item}.lineidx`` (the retrieval index) is removed with its item.
-Each removed item gets a ``{"kind": "gc", "status": "removed"}`` line in its
-session's ledger (not when the whole session goes), so the ledger keeps
-matching the files.
+``dry_run`` computes the same list and removes nothing. A read-only workspace
+raises :class:`~workspaces.errors.WorkspaceReadOnly` before anything is removed.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import errno
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import anyio
-
 from offloader.core.backend import FileInfo
+from offloader.core.errors import WorkspaceReadOnly
 from offloader.core.layout import (
     CONTEXT_FILE,
     DATA_DIR,
     DATA_URL_PREFIX,
-    INDEX_SUFFIX,
     LEDGER_FILE,
-    SESSION_META_FILES,
     SESSIONS_DIR,
     STATE_FILE,
-    TMP_PREFIX,
+    TASKMAP_FILE,
+    ledger_line,
 )
-from offloader.core.naming import safe_name
+
+from .inventory import (
+    PIN_STATUSES,
+    REMOVED,
+    Inventory,
+    Item,
+    SessionInventory,
+    fold_status,
+    inventory,
+    is_item_file,
+)
 
 if TYPE_CHECKING:
     from .base import Workspace
 
 __all__ = ["PIN_STATUSES", "GcReport", "RemovedFile", "RetentionPolicy", "collect_garbage"]
 
-#: Ledger statuses that pin an item while its session is live.
-PIN_STATUSES = frozenset({"pinned", "mild", "truncated"})
 _USER_PIN = "pinned"
-_META = SESSION_META_FILES
-_TEMP = TMP_PREFIX
-_DATA_URL = f"{DATA_URL_PREFIX}{DATA_DIR}/".encode()
-#: Derived files kept beside an item (the retrieval line index); they follow their item.
-_SIDECARS = (INDEX_SUFFIX,)
+_DATA_URL = f"{DATA_URL_PREFIX}data/".encode()
+_EXPIRED_META = (CONTEXT_FILE, TASKMAP_FILE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +92,9 @@ class RetentionPolicy:
     """What to keep. Every limit is optional; with none set only stale temp files go.
 
     ``max_age``: seconds since last modification; ``max_bytes``: total bytes under
-    ``sessions/`` + ``data/``; ``max_files``: offloaded items + media files;
+    ``sessions/`` + ``data/``; ``max_files``: items (offloaded results + media);
     ``session``: restrict to one session id (as given to ``offload_*``);
-    ``temp_grace``: seconds a ``.tmp-*`` file (or any fresh file) is protected.
+    ``temp_grace``: the grace period: nothing younger is ever removed.
     """
 
     max_age: float | None = None
@@ -152,205 +156,129 @@ class GcReport:
 
 
 @dataclass(slots=True)
-class _Session:
-    name: str
-    files: list[FileInfo] = field(default_factory=list)
-    items: list[FileInfo] = field(default_factory=list)
-    meta: dict[str, FileInfo] = field(default_factory=dict)
-    sidecars: dict[str, list[FileInfo]] = field(default_factory=dict)
-    pinned: set[str] = field(default_factory=set)
-    user_pinned: bool = False
-    expired: bool = False
+class _Victim:
+    """One thing to remove: an item (file + sidecars) or a single file, and its session."""
+
+    files: list[FileInfo]
+    reason: str
+    session: str = ""  # "" for media and temp files: no ledger line
+    record: bool = True
 
 
-def _basename(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
+@dataclass(slots=True)
+class _Plan:
+    victims: list[_Victim] = field(default_factory=list)
+    kept: list[FileInfo] = field(default_factory=list)
+    candidates: list[tuple[Item, str]] = field(default_factory=list)
 
 
-async def collect_garbage(
-    ws: Workspace,
-    policy: RetentionPolicy,
-    *,
-    dry_run: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    now: float | None = None,
-) -> GcReport:
-    """Apply ``policy`` to ``ws``; return what was (or, with ``dry_run``, would be) removed.
+def _pinned(s: SessionInventory, item: Item) -> bool:
+    name = item.path.rsplit("/", 1)[-1]
+    return item.pinned or (bool(s.state) and name.encode() in s.state)
 
-    ``progress(done, total)`` is called while removing (for a progress bar).
-    """
-    await ws._ready()
-    now = time.time() if now is None else now
-    report = GcReport(dry_run=dry_run)
-    only = f"{SESSIONS_DIR}/{safe_name(policy.session)}" if policy.session is not None else None
-    listing = await ws._list(only or SESSIONS_DIR)
-    media = [] if only else [f for f in await ws._list(DATA_DIR) if f.path.startswith(f"{DATA_DIR}/")]
-    report.scanned = len(listing) + len(media)
 
-    victims: list[RemovedFile] = []
-    temps: list[FileInfo] = []
-    sessions: dict[str, _Session] = {}
-    for info in listing:
-        parts = info.path.split("/")
-        if len(parts) < 3 or parts[0] != SESSIONS_DIR:
-            continue
-        if _basename(info.path).startswith(_TEMP):
-            temps.append(info)
-            continue
-        s = sessions.setdefault(parts[1], _Session(parts[1]))
-        s.files.append(info)
-        if len(parts) == 3 and parts[2] in _META:
-            s.meta[parts[2]] = info
-        elif info.path.endswith(_SIDECARS):
-            s.sidecars.setdefault(info.path.rsplit(".", 1)[0], []).append(info)
+def _plan_session(s: SessionInventory, policy: RetentionPolicy, now: float, plan: _Plan, report: GcReport) -> None:
+    grace = policy.temp_grace
+
+    def fresh(f: FileInfo) -> bool:
+        return now - f.mtime <= grace
+
+    def old(f: FileInfo) -> bool:
+        return policy.max_age is not None and now - f.mtime > policy.max_age and not fresh(f)
+
+    for t in s.temps:
+        if not fresh(t):
+            plan.victims.append(_Victim([t], "stale-temp", record=False))
+    everything = [*s.files, *s.temps]
+    user_pinned = any(item.status == _USER_PIN for item in s.items.values())
+    expired = bool(everything) and all(old(f) for f in everything) and not user_pinned
+    kept_pins = False
+    for item in s.items.values():
+        if _pinned(s, item):
+            report.pinned += 1
+            kept_pins = True
+            plan.kept.extend(item.files)
+        elif fresh(item.file):
+            plan.kept.extend(item.files)
+        elif old(item.file):
+            plan.victims.append(_Victim(item.files, "expired-session" if expired else "age", s.name))
         else:
-            s.items.append(info)
-    media_temps = [f for f in media if _basename(f.path).startswith(_TEMP)]
-    media = [f for f in media if not _basename(f.path).startswith(_TEMP)]
-    for t in [*temps, *media_temps]:
-        if now - t.mtime > policy.temp_grace:
-            victims.append(RemovedFile(t.path, t.size, "stale-temp"))
-
-    limiter = anyio.CapacityLimiter(32)  # overlap the per-session reads (remote stores pay latency per call)
-
-    async def pins(s: _Session) -> None:
-        async with limiter:
-            await _load_pins(ws, s)
-
-    async with anyio.create_task_group() as tg:
-        for s in sessions.values():
-            tg.start_soon(pins, s)
-    for s in sessions.values():
-        if policy.max_age is not None:
-            activity = [f.mtime for f in s.items] + [s.meta[m].mtime for m in (CONTEXT_FILE, STATE_FILE) if m in s.meta]
-            if not activity:
-                activity = [f.mtime for f in s.files]
-            newest = max(activity, default=now)
-            s.expired = now - newest > policy.max_age and not s.user_pinned
-
-    fresh = policy.temp_grace
-    candidates: list[tuple[FileInfo, str]] = []  # removable by limits, oldest first later
-    kept: list[FileInfo] = []
-    for s in sessions.values():
-        if s.expired:
-            victims.extend(RemovedFile(f.path, f.size, "expired-session") for f in s.files)
-            continue
-        kept.extend(s.meta.values())
-        for f in s.items:
-            if _basename(f.path) in s.pinned:
-                report.pinned += 1
-                kept.append(f)
-            elif now - f.mtime <= fresh:
-                kept.append(f)
-            elif policy.max_age is not None and now - f.mtime > policy.max_age:
-                victims.append(RemovedFile(f.path, f.size, "age"))
-            else:
-                candidates.append((f, s.name))
-                kept.append(f)
-
-    doomed = {v.path for v in victims}
-    item_paths = {f.path for s in sessions.values() for f in s.items}
-    for s in sessions.values():
-        if s.expired:
-            continue
-        for base, side in s.sidecars.items():
-            if base not in item_paths and all(now - f.mtime > fresh for f in side):
-                victims.extend(RemovedFile(f.path, f.size, "orphan-sidecar") for f in side)
-            elif base not in doomed:
-                kept.extend(side)
-
-    if media:
-        referenced = await _referenced_media(ws, sessions, {v.path for v in victims})
-        for f in media:
-            if f.path in referenced or now - f.mtime <= fresh:
-                kept.append(f)
-            elif policy.max_age is not None and now - f.mtime > policy.max_age:
-                victims.append(RemovedFile(f.path, f.size, "age"))
-            else:
-                candidates.append((f, ""))
-                kept.append(f)
-
-    _apply_limits(policy, kept, candidates, victims, report)
-    report.kept_files = len(kept)
-    report.kept_bytes = sum(f.size for f in kept)
-    await _remove_all(ws, victims, report, dry_run=dry_run, progress=progress, sessions=sessions)
-    return report
+            plan.candidates.append((item, s.name))
+            plan.kept.extend(item.files)
+    for f in s.orphans:
+        if not fresh(f):
+            plan.victims.append(_Victim([f], "orphan-sidecar", record=False))
+    for name, f in s.meta.items():
+        goes = expired and (name in _EXPIRED_META or name.startswith(f"{STATE_FILE}.invalid-"))
+        goes = goes or (expired and name == STATE_FILE and not kept_pins)
+        if name == LEDGER_FILE and expired and not kept_pins and set(s.meta) == {LEDGER_FILE} and not s.items:
+            plan.victims.append(_Victim([f], "expired-session", record=False))  # a tombstone alone: last step
+        elif goes:
+            plan.victims.append(_Victim([f], "expired-session", s.name))
+        else:
+            plan.kept.append(f)
 
 
-def _apply_limits(
-    policy: RetentionPolicy,
-    kept: list[FileInfo],
-    candidates: list[tuple[FileInfo, str]],
-    victims: list[RemovedFile],
-    report: GcReport,
-) -> None:
-    """Evict the oldest candidates until ``max_files`` / ``max_bytes`` hold."""
+def _plan(inv: Inventory, policy: RetentionPolicy, now: float, report: GcReport, referenced: set[str]) -> _Plan:
+    plan = _Plan()
+    for s in inv.sessions.values():
+        _plan_session(s, policy, now, plan, report)
+    grace = policy.temp_grace
+    for t in inv.media_temps:
+        if now - t.mtime > grace:
+            plan.victims.append(_Victim([t], "stale-temp", record=False))
+    for item in inv.media.values():
+        if item.path in referenced or now - item.mtime <= grace:
+            plan.kept.extend(item.files)
+        elif policy.max_age is not None and now - item.mtime > policy.max_age:
+            plan.victims.append(_Victim(item.files, "age", record=False))
+        else:
+            plan.candidates.append((item, ""))
+            plan.kept.extend(item.files)
+    _apply_limits(policy, plan, report)
+    return plan
+
+
+def _apply_limits(policy: RetentionPolicy, plan: _Plan, report: GcReport) -> None:
+    """Evict the fewest, oldest candidates (item + sidecars) until ``max_files`` / ``max_bytes`` hold."""
     if policy.max_files is None and policy.max_bytes is None:
         return
-    n_files = sum(1 for f in kept if _basename(f.path) not in _META)
-    n_bytes = sum(f.size for f in kept)
+    doomed = {f.path for v in plan.victims for f in v.files}
+    counted = [f for f in plan.kept if f.path not in doomed]
+    n_bytes = sum(f.size for f in counted)
+    n_items = sum(1 for f in counted if is_item_file(f.path))
     gone: set[str] = set()
-    for f, _ in sorted(candidates, key=lambda c: (c[0].mtime, c[0].path)):
-        over_files = policy.max_files is not None and n_files > policy.max_files
+    for item, session in sorted(plan.candidates, key=lambda c: (c[0].mtime, c[0].path)):
+        over_files = policy.max_files is not None and n_items > policy.max_files
         over_bytes = policy.max_bytes is not None and n_bytes > policy.max_bytes
         if not (over_files or over_bytes):
             break
-        victims.append(RemovedFile(f.path, f.size, "max-files" if over_files else "max-bytes"))
-        gone.add(f.path)
-        n_files -= 1
-        n_bytes -= f.size
-    kept[:] = [f for f in kept if f.path not in gone]
-    if policy.max_files is not None and n_files > policy.max_files:
-        report.over_limit.append(f"{n_files} files kept (pinned or fresh) > max_files {policy.max_files}")
+        plan.victims.append(_Victim(item.files, "max-files" if over_files else "max-bytes", session, bool(session)))
+        gone.update(f.path for f in item.files)
+        n_items -= 1
+        n_bytes -= item.size
+    plan.kept[:] = [f for f in plan.kept if f.path not in gone]
+    if policy.max_files is not None and n_items > policy.max_files:
+        report.over_limit.append(f"{n_items} items kept (pinned or fresh) > max_files {policy.max_files}")
     if policy.max_bytes is not None and n_bytes > policy.max_bytes:
         report.over_limit.append(f"{n_bytes} bytes kept (pinned or fresh) > max_bytes {policy.max_bytes}")
 
 
-async def _load_pins(ws: Workspace, s: _Session) -> None:
-    """Pinned item names of a session, from ``state.json`` and the ledger's latest statuses."""
-    names = {_basename(f.path) for f in s.items}
-    if STATE_FILE in s.meta:
-        try:
-            state = (await ws._read(s.meta[STATE_FILE].path)).decode("utf-8", "replace")
-        except FileNotFoundError:
-            state = ""
-        s.pinned.update(n for n in names if n in state)
-    if LEDGER_FILE in s.meta:
-        try:
-            raw = await ws._read(s.meta[LEDGER_FILE].path)
-        except FileNotFoundError:
-            raw = b""
-        latest: dict[str, str] = {}
-        for line in raw.splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue  # a torn final line
-            if isinstance(entry, dict) and isinstance(entry.get("ref"), str):
-                latest[_basename(entry["ref"])] = str(entry.get("status", ""))
-        for name, status in latest.items():
-            if status in PIN_STATUSES and name in names:
-                s.pinned.add(name)
-            if status == _USER_PIN:
-                s.user_pinned = True
-
-
-async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], removed: set[str]) -> set[str]:
-    """``data/`` paths whose URL appears in a kept tool result or kept context log."""
+async def _referenced_media(ws: Workspace, inv: Inventory) -> set[str]:
+    """``data/`` paths whose URL appears in any item or ``context.jsonl`` (conservative: all are read)."""
     found: set[str] = set()
-    for s in sessions.values():
-        for f in s.files:
-            name = _basename(f.path)
-            if f.path in removed or name in (LEDGER_FILE, STATE_FILE) or name.endswith(_SIDECARS):
-                continue
+    for s in inv.sessions.values():
+        files = [item.file for item in s.items.values()]
+        if CONTEXT_FILE in s.meta:
+            files.append(s.meta[CONTEXT_FILE])
+        for f in files:
             try:
                 data = await ws._read(f.path)
             except FileNotFoundError:
                 continue
             pos = data.find(_DATA_URL)
             while pos >= 0:
-                start = pos + len(_DATA_URL)
-                end = start
+                start = end = pos + len(_DATA_URL)
                 while end < len(data) and data[end : end + 1] not in b"\"'<> \n\\)":
                     end += 1
                 found.add(f"{DATA_DIR}/" + data[start:end].decode("utf-8", "replace"))
@@ -358,43 +286,110 @@ async def _referenced_media(ws: Workspace, sessions: dict[str, _Session], remove
     return found
 
 
+async def collect_garbage(
+    ws: Workspace,
+    policy: RetentionPolicy,
+    *,
+    dry_run: bool = False,
+    progress: Callable[[int, int], Awaitable[None] | None] | None = None,
+    now: float | None = None,
+) -> GcReport:
+    """Apply ``policy`` to ``ws``; return what was (or, with ``dry_run``, would be) removed.
+
+    ``progress(done, total)`` is called (and awaited if it returns an awaitable)
+    before each removal. ``now``: the collection's clock (default: the current time).
+    """
+    now = time.time() if now is None else now
+    inv = await inventory(ws, policy.session, read_state=True)
+    report = GcReport(dry_run=dry_run, scanned=inv.scanned)
+    referenced = await _referenced_media(ws, inv) if inv.media else set()
+    plan = _plan(inv, policy, now, report, referenced)
+    report.kept_files = len(plan.kept)
+    report.kept_bytes = sum(f.size for f in plan.kept)
+    if dry_run:
+        report.removed = [RemovedFile(f.path, f.size, v.reason) for v in plan.victims for f in v.files]
+        return report
+    await _remove_all(ws, inv, plan.victims, report, progress)
+    return report
+
+
 async def _remove_all(
     ws: Workspace,
-    victims: list[RemovedFile],
+    inv: Inventory,
+    victims: list[_Victim],
     report: GcReport,
-    *,
-    dry_run: bool,
-    progress: Callable[[int, int], None] | None,
-    sessions: dict[str, _Session],
+    progress: Callable[[int, int], Awaitable[None] | None] | None,
 ) -> None:
-    """Remove victims (re-checking each is unchanged), recording removals in ledgers."""
-    total = len(victims)
-    mtimes = {f.path: f.mtime for s in sessions.values() for f in s.files}
-    ledger_lines: dict[str, list[str]] = {}
-    for i, victim in enumerate(victims, 1):
-        if not dry_run:
-            current = await ws._stat(victim.path)
-            if current is None:
-                continue
-            if victim.path in mtimes and current.mtime != mtimes[victim.path]:
-                report.skipped_changed += 1  # written to since the scan: a live writer
-                continue
-            await ws._remove(victim.path)
-            for side in _SIDECARS:
-                if not victim.path.endswith(side):
-                    await ws._remove(victim.path + side)
-            parts = victim.path.split("/")
-            if victim.reason != "expired-session" and parts[0] == SESSIONS_DIR and not parts[-1].startswith(_TEMP):
-                entry = {
-                    "time": round(time.time(), 3),
-                    "kind": "gc",
-                    "ref": ws.reference(victim.path),
-                    "status": "removed",
-                    "reason": victim.reason,
-                }
-                ledger_lines.setdefault(parts[1], []).append(json.dumps(entry, separators=(",", ":")))
-        report.removed.append(victim)
+    """Remove victims (each re-checked against its listing), then record the removals in ledgers."""
+    lines: dict[str, list[dict[str, Any]]] = {}
+    last = [v for v in victims if v.files[0].path.endswith(LEDGER_FILE)]  # lone tombstones go last
+    ordered = [v for v in victims if v not in last] + last
+    for i, victim in enumerate(ordered, 1):
         if progress is not None:
-            progress(i, total)
-    for name, lines in ledger_lines.items():
-        await ws._append(f"{SESSIONS_DIR}/{name}/{LEDGER_FILE}", ("\n".join(lines) + "\n").encode())
+            step = progress(i, len(ordered))
+            if inspect.isawaitable(step):
+                await step
+        head, *sidecars = victim.files
+        with _writable(ws):
+            removed = await ws._remove_if_unchanged(head.path, head)
+        if not removed:
+            report.skipped_changed += 1  # changed or gone since the listing: a live writer
+            continue
+        for side in sidecars:
+            await ws._remove(side.path)
+        report.removed.extend(RemovedFile(f.path, f.size, victim.reason) for f in victim.files)
+        if victim.record and victim.session:
+            entry = {
+                "time": round(time.time(), 6),  # the moment of removal: the fold orders by it
+                "kind": "gc",
+                "ref": ws.reference(head.path),
+                "status": REMOVED,
+                "reason": victim.reason,
+            }
+            lines.setdefault(victim.session, []).append(entry)
+    await _missing_lines(ws, inv, lines)
+    for session, entries in lines.items():
+        data = b"".join(ledger_line(e) for e in entries)
+        with _writable(ws):
+            await ws._append(f"{SESSIONS_DIR}/{session}/{LEDGER_FILE}", data)
+
+
+@contextlib.contextmanager
+def _writable(ws: Workspace) -> Iterator[None]:
+    """A read-only filesystem or a permission error becomes one clear WorkspaceReadOnly."""
+    try:
+        yield
+    except WorkspaceReadOnly:
+        raise
+    except OSError as exc:
+        if isinstance(exc, PermissionError) or exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            raise WorkspaceReadOnly(
+                f"gc cannot change {ws.workdir}: {exc.strerror or exc} (read-only? --dry-run only reads)"
+            ) from exc
+        raise
+
+
+async def _missing_lines(ws: Workspace, inv: Inventory, lines: dict[str, list[dict[str, Any]]]) -> None:
+    """Ledger lines for files the ledger still lists but that are gone (an interrupted collection)."""
+    for s in inv.sessions.values():
+        if not s.ledger:
+            continue
+        present = {f.path.rsplit("/", 1)[-1] for f in s.files}
+        refs: dict[str, list[dict[str, Any]]] = {}
+        for e in s.ledger:
+            ref = e.get("ref")
+            if isinstance(ref, str) and e.get("kind") in ("tool_result", "context", "gc", "compaction"):
+                refs.setdefault(ref, []).append(e)
+        done = {e["ref"] for e in lines.get(s.name, [])}
+        for ref, entries in refs.items():
+            name = ref.rsplit("/", 1)[-1]
+            if ref in done or name in present or fold_status(entries) in (REMOVED, ""):
+                continue
+            try:
+                rel = ws.relative(ref)
+            except ValueError:
+                continue
+            if not rel.startswith(f"{SESSIONS_DIR}/{s.name}/") or await ws._stat(rel) is not None:
+                continue  # another session's file, or written after the listing
+            entry = {"kind": "gc", "ref": ref, "status": REMOVED, "reason": "missing"}
+            lines.setdefault(s.name, []).append(entry)

@@ -50,11 +50,12 @@ def gc(
     verbose: bool,
     as_json: bool,
 ) -> None:
-    """Remove old offloaded content; never what a live session still references.
+    """Remove old offloaded content; never what a session still references.
 
-    Pinned (kept while the session is live): items named in the session's
-    state.json and items whose latest ledger status is pinned/mild/truncated.
-    Only sessions/ and unreferenced data/ files are ever removed.
+    Never removed, on any path: files younger than --temp-grace, pinned items
+    (named in the session's state.json, or ledger status pinned/mild/truncated),
+    and anything a writer changes while gc runs. Each removal is recorded in the
+    session's ledger. Only sessions/ and unreferenced data/ files are ever removed.
     """
     from workspaces.retention import RetentionPolicy
 

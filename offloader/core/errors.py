@@ -11,6 +11,7 @@ __all__ = [
     "UnsupportedOperation",
     "WorkspaceClosed",
     "WorkspaceError",
+    "WorkspaceReadOnly",
 ]
 
 
@@ -44,3 +45,7 @@ class CommandTimeout(WorkspaceError, TimeoutError):
 
 class UnsupportedOperation(WorkspaceError, NotImplementedError):
     """The backend cannot do this (e.g. run commands on an object store)."""
+
+
+class WorkspaceReadOnly(WorkspaceError, PermissionError):
+    """The workspace cannot be changed (a read-only filesystem or missing permission); nothing was removed."""

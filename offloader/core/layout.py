@@ -87,8 +87,12 @@ def json_line(record: dict[str, Any]) -> str:
 
 
 def ledger_line(entry: dict[str, Any]) -> bytes:
-    """A ledger line, stamped with the time (epoch seconds, ms precision) first."""
-    return (json_line({"time": round(time.time(), 3), **entry}) + "\n").encode("utf-8")
+    """A ledger line, stamped first with the time of the event (epoch seconds, µs precision).
+
+    A ``time`` already in ``entry`` is kept. gc orders an item's lines by it
+    (:func:`workspaces.inventory.fold_status`), so it must be precise.
+    """
+    return (json_line({"time": round(time.time(), 6), **entry}) + "\n").encode("utf-8")
 
 
 def estimate_tokens(n_bytes: int) -> int:
