@@ -187,7 +187,7 @@ def test_gc_dry_run_lists_but_keeps(populated: Path) -> None:
     for f in (populated / "sessions/builds").iterdir():
         os.utime(f, (old, old))
     data = json.loads(_cli("gc", "--workdir", str(populated), "--max-age", "7d", "--dry-run", "--json").output)
-    assert data["dry_run"] and data["removed_files"] == 3
+    assert data["dry_run"] and data["removed_files"] == 2  # the two items; the ledger stays to record it
     assert (populated / "sessions/builds/tool_result-b1.txt").exists()
 
 
@@ -196,8 +196,10 @@ def test_gc_removes_expired_sessions(populated: Path) -> None:
     for f in (populated / "sessions/builds").iterdir():
         os.utime(f, (old, old))
     done = _cli("gc", "--workdir", str(populated), "--max-age", "7d")
-    assert "removed 3 files" in done.output
-    assert json.loads(_cli("ls", "--workdir", str(populated), "--json").output)["sessions"][0]["session"] == "chat"
+    assert "removed 2 files" in done.output
+    listing = json.loads(_cli("ls", "--workdir", str(populated), "--json").output)["sessions"]
+    rows = {r["session"]: r["items"] for r in listing}
+    assert rows == {"builds": 0, "chat": 0}  # only the expired session's ledger is left, recording it
 
 
 def test_gc_rejects_a_bad_duration(populated: Path) -> None:
