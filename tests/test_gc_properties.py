@@ -20,8 +20,8 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from offloader.messages import Message, TextBlock, ToolResultBlock
 
+from offloader.core.messages import Message, TextBlock, ToolResultBlock
 from tests.s3_server import s3_server_or_skip
 from workspaces import LocalWorkspace, Workspace
 from workspaces.inventory import fold_status, inventory
