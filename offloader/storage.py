@@ -61,7 +61,7 @@ class InMemoryStorage:
         if evict_after_turns is not None and (
             isinstance(evict_after_turns, bool) or not isinstance(evict_after_turns, int) or evict_after_turns < 1
         ):
-            raise ValueError(f"evict_after_turns must be a positive int or None, got {evict_after_turns!r}")
+            raise ValueError(f"evict_after_turns must be a positive integer or None, got {evict_after_turns!r}")
         self.evict_after_turns = evict_after_turns
         self._entries: dict[str, _Entry] = {}
         self._counter = 0
@@ -85,7 +85,7 @@ class InMemoryStorage:
         with self._lock:
             entry = self._entries.get(reference)
             if entry is None:
-                raise KeyError(f"reference not found (never stored, deleted or evicted): {reference}")
+                raise KeyError(f"Reference not found: {reference} (never stored, deleted or evicted)")
             entry.last_turn = self._turn
             return StoredContent(entry.content, entry.content_type)
 
@@ -122,6 +122,15 @@ class InMemoryStorage:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def _store(self) -> dict[str, tuple[bytes, str, int]]:
+        """A snapshot in the shape of Strands' ``InMemoryStorage._store`` (reference -> content, type, cycle).
+
+        Read-only; kept so code written against Strands' storage can inspect ours the same way.
+        """
+        with self._lock:
+            return {ref: (e.content, e.content_type, e.last_turn) for ref, e in self._entries.items()}
 
 
 # ------------------------------------------------------------ workspace adapter
@@ -200,17 +209,31 @@ class WorkspaceStorage:
         try:
             rel = ws.relative(reference)
         except ValueError as exc:  # PathOutsideWorkspace is a ValueError
-            raise KeyError(f"reference not found: {reference} ({exc})") from None
+            raise KeyError(f"Reference not found: {reference} ({exc})") from None
         if not rel or rel.endswith(_SIDE_FILES):
-            raise KeyError(f"reference not found: {reference}")
+            raise KeyError(f"Reference not found: {reference}")
+        if "/" not in rel and await ws.stat(rel) is None:
+            rel = await self._block_named(rel)  # a bare file name or stem, as Strands' FileStorage accepts
         try:
             content = await ws.read_bytes(rel)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            raise KeyError(f"reference not found: {reference}") from None
+            raise KeyError(f"Reference not found: {reference}") from None
         content_type = _type_from_extension(rel)
         with contextlib.suppress(FileNotFoundError):
             content_type = (await ws.read_bytes(rel + TYPE_SUFFIX)).decode("utf-8").strip() or content_type
         return StoredContent(content, content_type or "application/octet-stream")
+
+    async def _block_named(self, name: str) -> str:
+        """``{folder}/{name}``, or the one block whose name is ``name`` plus an extension."""
+        rel = f"{self.folder}/{name}"
+        if "." in name or await self.workspace.stat(rel) is not None:
+            return rel
+        stems = [
+            i.path
+            for i in await self.workspace.list_files(self.folder)
+            if i.path.startswith(rel + ".") and not i.path.endswith(_SIDE_FILES) and "." not in i.path[len(rel) + 1 :]
+        ]
+        return stems[0] if len(stems) == 1 else rel
 
     async def delete(self, reference: str) -> None:
         ws = self.workspace
@@ -218,6 +241,8 @@ class WorkspaceStorage:
             rel = ws.relative(reference)
         except ValueError:
             return
+        if rel and "/" not in rel:
+            rel = f"{self.folder}/{rel}"  # a bare block file name
         if not rel.startswith(self.folder + "/"):
             return  # only blocks this adapter wrote; whole results belong to the workspace
         for side in _SIDE_FILES:

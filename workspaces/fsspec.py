@@ -428,11 +428,11 @@ class FsspecStorage:
                 self._opened = False
 
     def _name(self, reference: str) -> str:
-        if not isinstance(reference, str) or not reference.startswith(self.url + "/"):
-            raise KeyError(reference)
-        name = reference[len(self.url) + 1 :]
+        if not isinstance(reference, str):
+            raise KeyError(f"Reference not found: {reference!r}")
+        name = reference[len(self.url) + 1 :] if reference.startswith(self.url + "/") else reference
         if not name or "/" in name or name in (".", "..", _TYPES_DIR) or "\x00" in name:
-            raise KeyError(reference)
+            raise KeyError(f"Reference not found: {reference}")
         return name
 
     async def store(self, key: str, content: bytes, content_type: str = "text/plain") -> str:
@@ -457,7 +457,7 @@ class FsspecStorage:
         try:
             content: bytes = await self._fs.call("cat_file", full)
         except FileNotFoundError:
-            raise KeyError(reference) from None
+            raise KeyError(f"Reference not found: {reference}") from None
         if self._metadata_in_object:
             info = await self._fs.info(full) or {}
             content_type = str(info.get("ContentType") or "application/octet-stream")

@@ -9,8 +9,7 @@ that accept ``offloader=`` (AgentScope 2.x calls exactly these methods).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["Offloader", "Storage", "StoredContent"]
 
@@ -32,8 +31,9 @@ class Offloader(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class StoredContent:
+class StoredContent(NamedTuple):
+    """What ``Storage.retrieve`` returns: unpacks as ``content, content_type`` (Strands' contract)."""
+
     content: bytes
     content_type: str
 

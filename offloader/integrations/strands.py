@@ -37,10 +37,12 @@ from offloader.storage import InMemoryStorage, Storage
 from offloader.tokens import TokenCounter
 from workspaces import Tool, Workspace
 
+from .strands_storage import WorkspaceKeyStorage
+
 if TYPE_CHECKING:
     from strands import Agent
 
-__all__ = ["OffloaderPlugin", "strands_tool", "strands_tools"]
+__all__ = ["OffloaderPlugin", "WorkspaceKeyStorage", "strands_tool", "strands_tools"]
 
 _log = logging.getLogger("offloader.strands")
 
