@@ -1,6 +1,6 @@
 """Cost of race-free confinement: descriptor walks vs the old realpath-then-open-by-name path.
 
-Run: ``python benchmarks/bench_confinement.py [--n 400] [--rounds 7]`` (about a minute).
+Run: ``python benchmarks/bench_confinement.py [--size 50] [--batches 30]`` (about a minute).
 
 Both rows are the same ``LocalWorkspace``; the "before" row swaps its folder tree
 (``ws._tree``) for :class:`RealpathTree`, the previous implementation: resolve
@@ -17,8 +17,10 @@ Workloads, many small results (a 200-byte text each, fresh tool-call ids):
 * read_bytes of every offloaded result;
 * offload_context, one short message per call (``O_APPEND`` + ``flock``).
 
-Rounds alternate before/after on fresh workdirs; the table shows median calls per
-second and the after/before ratio (1.00 = same speed, higher = faster).
+Both workspaces are open side by side on fresh workdirs; every workload alternates
+batches between them (which goes first alternates too), so load on a shared machine
+hits both alike. The table shows median calls per second and the median over batch
+pairs of before-time / after-time (1.00 = same speed, higher = the descriptors are faster).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from offloader import TextBlock, ToolResultBlock
 from offloader.core.layout import TMP_PREFIX
 from workspaces import LocalWorkspace, PathOutsideWorkspace
-from workspaces._confined import drop_torn_tail
+from workspaces._confined import ConfinedTree, drop_torn_tail
 
 
 class RealpathTree:
@@ -144,62 +147,108 @@ def _result(tag: str, i: int) -> ToolResultBlock:
     return ToolResultBlock(f"{tag}-{i}", "bash", (TextBlock(f"result {i}: " + "x" * 188),))
 
 
-async def one_round(before: bool, n: int) -> dict[str, float]:
-    """Calls per second for each workload on a fresh workdir."""
-    folder = tempfile.mkdtemp(prefix="bench-confine-")
-    rates: dict[str, float] = {}
-    try:
-        ws = LocalWorkspace(folder)
-        if before:
-            ws._tree = RealpathTree(folder)  # type: ignore[assignment]
-        async with ws:
-            refs: list[str] = []
-            t0 = time.perf_counter()
-            for i in range(n):
-                refs.append(await ws.offload_tool_result(f"s{i % 4}", _result("hot", i)))
-            rates["offload_tool_result, 4 sessions"] = n / (time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            for i in range(n):
-                await ws.offload_tool_result(f"new{i}", _result("new", i))
-            rates["offload_tool_result, a new session each"] = n / (time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            for ref in refs:
-                await ws.read_bytes(ref)
-            rates["read_bytes of a small result"] = n / (time.perf_counter() - t0)
-            msg = [{"role": "user", "content": "a short message"}]
-            t0 = time.perf_counter()
-            for i in range(n):
-                await ws.offload_context(f"s{i % 4}", msg)
-            rates["offload_context, one message"] = n / (time.perf_counter() - t0)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return rates
+Workload = Callable[[LocalWorkspace, int, int], Awaitable[None]]
 
 
-async def main(n: int, rounds: int) -> None:
-    samples: dict[bool, list[dict[str, float]]] = {True: [], False: []}
-    for r in range(rounds):
-        for before in (r % 2 == 0, r % 2 != 0):  # alternate which goes first
-            samples[before].append(await one_round(before, n))
-    rows: list[tuple[str, float, float]] = []
-    for name in samples[True][0]:
-        old = statistics.median(s[name] for s in samples[True])
-        new = statistics.median(s[name] for s in samples[False])
-        rows.append((name, old, new))
-    print(f"{n} calls per workload, median of {rounds} rounds, calls/s (higher is better)\n")
-    print("| workload | before: realpath + name | after: descriptors | after / before |")
+async def hot_offload(ws: LocalWorkspace, batch: int, size: int) -> None:
+    for i in range(size):
+        await ws.offload_tool_result(f"s{i % 4}", _result(f"hot{batch}", i))
+
+
+async def new_session_offload(ws: LocalWorkspace, batch: int, size: int) -> None:
+    for i in range(size):
+        await ws.offload_tool_result(f"new{batch}-{i}", _result("new", i))
+
+
+async def read_back(ws: LocalWorkspace, batch: int, size: int) -> None:
+    for i in range(size):
+        await ws.read_bytes(f"sessions/s{i % 4}/tool_result-hot{batch}-{i}.txt")
+
+
+async def context_append(ws: LocalWorkspace, batch: int, size: int) -> None:
+    msg = [{"role": "user", "content": f"a short message {batch}"}]
+    for i in range(size):
+        await ws.offload_context(f"s{i % 4}", msg)
+
+
+WORKLOADS: list[tuple[str, Workload]] = [
+    ("offload_tool_result, 4 sessions", hot_offload),
+    ("offload_tool_result, a new session each", new_session_offload),
+    ("read_bytes of those small results", read_back),
+    ("offload_context, one message", context_append),
+]
+
+
+def file_layer(size: int, batches: int, base: str | None) -> None:
+    """The two file layers called directly (no worker-thread hop): CPU time per call, less load-sensitive."""
+    folders = [tempfile.mkdtemp(prefix="bench-confine-", dir=base) for _ in range(2)]
+    trees: list[Any] = [RealpathTree(folders[0]), ConfinedTree(folders[1])]
+    body = b"x" * 200
+    ops: list[tuple[str, Callable[[Any, int, int], object]]] = [
+        ("exclusive write, a session", lambda t, b, i: t.write(f"sessions/s{i % 4}/r{b}-{i}", body, exclusive=True)),
+        ("append a ledger line", lambda t, b, i: t.append(f"sessions/s{i % 4}/ledger.jsonl", b'{"a":1}\n')),
+        ("read a small result", lambda t, b, i: t.read(f"sessions/s{i % 4}/r{b}-{i}")),
+        ("stat a small result", lambda t, b, i: t.stat(f"sessions/s{i % 4}/r{b}-{i}")),
+    ]  # fmt: skip
+    print(f"\nFile layer alone, {batches} alternating batches of {size}; CPU microseconds per call (lower is better)\n")
+    print("| operation | before: realpath + name | after: descriptors | after / before (median of pairs) |")
     print("|---|---|---|---|")
-    for name, old, new in rows:
-        print(f"| {name} | {old:,.0f} | {new:,.0f} | {new / old:.2f} |")
+    try:
+        for tree in trees:
+            tree.open()
+        for name, op in ops:
+            times: dict[int, list[float]] = {0: [], 1: []}
+            for batch in range(batches):
+                for which in (0, 1) if batch % 2 == 0 else (1, 0):
+                    t0 = time.process_time()
+                    for i in range(size):
+                        op(trees[which], batch, i)
+                    times[which].append((time.process_time() - t0) / size * 1e6)
+            ratio = statistics.median(a / b for b, a in zip(times[0], times[1], strict=True) if b > 0)
+            old, new = (statistics.median(times[w]) for w in (0, 1))
+            print(f"| {name} | {old:.1f} | {new:.1f} | {ratio:.2f} |", flush=True)
+    finally:
+        for tree in trees:
+            tree.close()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+async def main(size: int, batches: int, base: str | None) -> None:
+    """Both workspaces open side by side; each workload alternates batches between them."""
+    folders = [tempfile.mkdtemp(prefix="bench-confine-", dir=base) for _ in range(2)]
+    before, after = LocalWorkspace(folders[0]), LocalWorkspace(folders[1])
+    before._tree = RealpathTree(folders[0])  # type: ignore[assignment]
+    print(f"{batches} alternating batches of {size} calls per workload; calls/s (higher is better)\n")
+    print("| workload | before: realpath + name | after: descriptors | after / before (median of pairs) |")
+    print("|---|---|---|---|")
+    try:
+        async with before, after:
+            for name, work in WORKLOADS:
+                times: dict[int, list[float]] = {0: [], 1: []}
+                for batch in range(batches):
+                    order = (0, 1) if batch % 2 == 0 else (1, 0)  # alternate which goes first
+                    for which in order:
+                        t0 = time.perf_counter()
+                        await work((before, after)[which], batch, size)
+                        times[which].append(time.perf_counter() - t0)
+                ratio = statistics.median(b / a for b, a in zip(times[0], times[1], strict=True))
+                old, new = (size / statistics.median(times[w]) for w in (0, 1))
+                print(f"| {name} | {old:,.0f} | {new:,.0f} | {ratio:.2f} |", flush=True)
+    finally:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _args() -> Any:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", type=int, default=400)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--size", type=int, default=50, help="calls per batch")
+    parser.add_argument("--batches", type=int, default=30, help="batches per workspace and workload")
+    parser.add_argument("--dir", default=None, help="where the workdirs go (default: the temp dir; try /dev/shm)")
     return parser.parse_args()
 
 
 if __name__ == "__main__":
     args = _args()
-    anyio.run(main, args.n, args.rounds)
+    anyio.run(main, args.size, args.batches, args.dir)
+    file_layer(args.size * 4, args.batches, args.dir)
