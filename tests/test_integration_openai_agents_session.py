@@ -101,3 +101,22 @@ def test_bad_arguments_are_refused(tmp_path: Any) -> None:
         WorkspaceSession("not a workspace", "x")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="session_id"):
         WorkspaceSession(LocalWorkspace(tmp_path), "")
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_session_and_filter_work_under_trio(anyio_backend: str, tmp_path: Any) -> None:
+    from offloader.integrations.openai_agents import OffloadModelInput
+    from workspaces import LocalWorkspace
+
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        session = WorkspaceSession(ws, "trio")
+        await session.add_items([_user("a"), _user("b")])
+        assert await session.pop_item() == _user("b")
+        assert await session.get_items() == [_user("a")]
+        offload = OffloadModelInput(ws, "trio", max_result_tokens=300, preview_tokens=100)
+        items = [
+            {"type": "function_call", "call_id": "c", "name": "logs", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c", "output": "line ok\n" * 20_000},
+        ]
+        out = await offload.prepare(items)
+        assert out[1]["output"].startswith("[Offloaded:") and items[1]["output"] == "line ok\n" * 20_000

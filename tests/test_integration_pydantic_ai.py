@@ -315,3 +315,11 @@ def test_a_missing_extra_names_the_install_command(module: str, framework: str, 
         check=False,
     )
     assert lazy.returncode == 0, lazy.stderr  # the core never needs the framework
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_the_processor_works_under_trio(anyio_backend: str, tmp_path: Path) -> None:
+    history = OffloadHistory(LocalWorkspace(tmp_path / "ws"), "trio", max_result_tokens=300, preview_tokens=100)
+    messages = _conversation(2)
+    out = await history(messages)
+    assert _dump(out).count("[Offloaded:") == 2 and out[0] is messages[0]

@@ -14,9 +14,13 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+import anyio.to_thread
+
 __all__ = ["OffloadCache"]
 
 _LIMIT = 512
+#: Content longer than this is hashed in a worker thread (5 MB takes ~5 ms of CPU).
+_THREAD_CHARS = 256 * 1024
 
 
 class OffloadCache:
@@ -35,6 +39,12 @@ class OffloadCache:
                 "utf-8", "surrogatepass"
             )
         return call_id, tool_name, hashlib.blake2b(data, digest_size=16).hexdigest()
+
+    async def key_of(self, call_id: str, tool_name: str, content: Any) -> tuple[str, str, str]:
+        """:meth:`key`, off the event loop for long content."""
+        if isinstance(content, str) and len(content) < _THREAD_CHARS:
+            return self.key(call_id, tool_name, content)
+        return await anyio.to_thread.run_sync(self.key, call_id, tool_name, content)
 
     def get(self, key: tuple[str, str, str]) -> Any:
         value = self._items.get(key)

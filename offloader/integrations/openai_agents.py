@@ -143,7 +143,7 @@ class OffloadModelInput:
         return list(self.last_compaction.messages)
 
     async def _offload(self, item: Mapping[str, Any], name: str) -> Any:
-        key = self._done.key(str(item.get("call_id", "")), name, item.get("output"))
+        key = await self._done.key_of(str(item.get("call_id", "")), name, item.get("output"))
         output = self._done.get(key)
         if output is not None:
             return {**item, "output": output}

@@ -146,7 +146,7 @@ class OffloadHistory:
 
     async def _offload_part(self, part: Any) -> Any:
         """The part as sent; the new content of a big part is remembered by its id and content hash."""
-        key = self._done.key(str(part.tool_call_id), str(part.tool_name), part.content)
+        key = await self._done.key_of(str(part.tool_call_id), str(part.tool_name), part.content)
         content = self._done.get(key)
         if content is not None:
             return _replace(part, content=content)
