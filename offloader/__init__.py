@@ -22,8 +22,8 @@ from .core.naming import safe_name
 from .core.protocol import Offloader, Storage, StoredContent
 from .core.tools import Tool
 from .offloader import DEFAULT_EXCLUDED_TOOLS, ContextOffloader
-from .preview import make_preview
 from .retrieval import retrieval_tool, retrieve
+from .signal import make_preview
 from .storage import InMemoryStorage, WorkspaceStorage
 from .tokens import (
     CallableCounter,

@@ -30,9 +30,9 @@ from .core.convert import to_tool_result
 from .core.messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
 from .core.protocol import Storage
 from .core.tools import Tool
-from .preview import preview_over_budget
 from .retrieval import TOOL_NAME as RETRIEVAL_TOOL_NAME
 from .retrieval import retrieval_tool
+from .signal import preview_over_budget
 from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate_tokens
 
 __all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]

@@ -47,7 +47,7 @@ def test_run_preview_keeps_error_lines_from_the_middle(tmp_path: Path) -> None:
     done = _cli("run", "--workdir", str(tmp_path / "ws"), "--", sys.executable, "-c", script)
     assert done.exit_code == 0
     assert "ERROR: boom in step 20000" in done.output and "omitted" in done.output
-    assert "1 error/warning lines" in done.output
+    assert "exit code 0, 1 failure line]" in done.output
 
 
 def test_run_keeps_stdout_and_stderr_apart(tmp_path: Path) -> None:
@@ -249,17 +249,17 @@ def test_grep_searches_content_not_ledgers(populated: Path) -> None:
     ]
 
 
-def test_streaming_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: Path) -> None:
-    """Outputs over 8 MB are previewed in one bounded-memory pass, with true line numbers."""
-    from offloader.cli.run_preview import scan_for_preview as _scan_for_preview
+def test_file_preview_of_huge_output_keeps_head_signal_and_tail(tmp_path: Path) -> None:
+    """``offload run`` previews the stored file memory-mapped, with true line numbers."""
+    from offloader.cli.run_preview import preview_output
 
     path = tmp_path / "big.txt"
     with open(path, "w") as f:
         for i in range(1, 400_001):
             f.write("Traceback (most recent call last): boom\n" if i == 250_000 else f"step {i} ok\n")
-    preview = _scan_for_preview(str(path), 300)
-    text = "\n".join(preview.render())
-    assert preview.lines == 400_000 and preview.signal_count == 1
+    preview = preview_output(str(path), path.stat().st_size, 300)
+    text = "\n".join(preview.body)
+    assert preview.lines == 400_000 and preview.failure_lines == 1
     assert "     1\tstep 1 ok" in text and "250000\tTraceback" in text and "400000\tstep 400000 ok" in text
     assert len(text) < 300 * 4 * 1.5
 

@@ -127,7 +127,7 @@ async def test_fifty_mb_result_feeds_the_tokenizer_a_bounded_amount() -> None:
         counter = FeedCounter(TiktokenCounter())
         await offloader(counter=counter).process_tool_result("s", canonical("x = 1\n" * (size // 6)))
         fed.append(counter.fed)
-    assert fed[1] <= fed[0] * 1.1
+    assert fed[1] <= fed[0] * 1.25  # longer line numbers; the text is 1,000x longer
 
 
 async def test_guidance_names_file_tools_when_retrieval_tool_is_disabled() -> None:

@@ -225,8 +225,9 @@ async def _finish_run(
     notes = [f"exit code {code}"]
     if signum:
         notes.append(f"interrupted by {outcome['signal']}")
-    if preview.signal_count:
-        notes.append(f"{preview.signal_count} error/warning lines")
+    if preview.failure_lines:
+        n = preview.failure_lines
+        notes.append(f"{n} failure line{'s' if n != 1 else ''}")
     streams = f" ({done.stderr_lines} on stderr)" if done.stderr_lines else ""
     header = [
         f"[Offloaded: {preview.lines} lines{streams}, ~{(size + 3) // 4} tokens, {', '.join(notes)}]",

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from offloader.core.messages import JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.signal import outcome_lines
 
 __all__ = [
     "MAX_SUMMARY_CHARS",
@@ -36,29 +37,6 @@ _log = logging.getLogger(__name__)
 
 MAX_SUMMARY_CHARS = 200
 _DEGRADED_CHARS = 300
-_ERROR_WORDS = ("error", "fail", "exception", "traceback", "fatal", "denied")
-_OUTCOME_WORDS = (
-    "passed",
-    "succe",
-    "total",
-    "count",
-    "status",
-    "exit",
-    "result",
-    "done",
-    "complete",
-    "found",
-    "rows",
-    "items",
-    "files",
-    "matches",
-    "tests",
-    "warning",
-    "not found",
-    "timed out",
-)
-_HEAD_CHARS = 100_000  # the first error line is searched for in the head of huge results
-_TAIL_CHARS = 8_000  # status and count lines are searched for in the tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,59 +147,25 @@ class ExtractiveSummarizer:
         parts = [f"{call.name}({args})" if call.name else f"call {call.id}"]
         parts.append(f"{'error, ' if call.result.is_error else ''}{n_lines} lines, {len(text)} chars")
         data = _result_json(call.result, text)
+        failing = call.result.is_error
         if data is not None:
             parts.append("json " + _json_shape(data))
-        else:
-            outcome = _outcome_lines(text)
-            if outcome:
-                parts.append(" | ".join(_clip(line, 70) for line in outcome))
+        elif text:
+            lines, failed = outcome_lines(text, limit=2)
+            failing = failing or failed
+            if lines:
+                parts.append(" | ".join(_clip(line, 70) for line in lines))
         summary = _clip("; ".join(parts), MAX_SUMMARY_CHARS)
-        return CallSummary(call.id, summary, _score(call, text, data is not None))
+        return CallSummary(call.id, summary, _score(text, data is not None, failing))
 
     async def summarize_span(self, messages: Sequence[Message]) -> str:
         return span_summary(messages)
 
 
-def _line_at(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return text[start : end if end >= 0 else len(text)].strip()
-
-
-def _outcome_lines(text: str) -> list[str]:
-    """The first error line and the last status/count line (keyword scan, linear time)."""
-    head = text[:_HEAD_CHARS]
-    lower_head = head.lower()
-    picked: list[str] = []
-    errors = [p for word in _ERROR_WORDS if (p := lower_head.find(word)) >= 0]
-    if errors:
-        picked.append(_line_at(head, min(errors)))
-    tail_offset = max(0, len(text) - _TAIL_CHARS)
-    tail = text[tail_offset:]
-    lower_tail = tail.lower()
-    ends = [p for word in _OUTCOME_WORDS if (p := lower_tail.rfind(word)) >= 0]
-    if ends:
-        line = _line_at(tail, max(ends))
-        if line not in picked:
-            picked.append(line)
-    if not picked:
-        last = tail.rstrip().rpartition("\n")[2].strip()
-        if last:
-            picked.append(last)
-    return picked
-
-
-def _has_error(call: ToolExchange, text: str) -> bool:
-    if call.result.is_error:
-        return True
-    head = text[:4_000].lower()
-    return any(word in head for word in _ERROR_WORDS)
-
-
-def _score(call: ToolExchange, text: str, is_json: bool) -> int:
+def _score(text: str, is_json: bool, failing: bool) -> int:
     size = len(text)
     score = 3 + (size > 2_000) * 2 + (size > 8_000) * 2 + (size > 40_000) + is_json
-    if _has_error(call, text):
+    if failing:
         score -= 3
     return max(0, min(10, score))
 

@@ -1,0 +1,237 @@
+"""The one table of outcome priors, and the one-pass scanner that finds candidate lines.
+
+Every decision about which lines matter starts here. Each prior is a regular
+expression in the subset that Hyperscan, RE2 and Python's ``re`` all read the same
+way, with a kind and a weight:
+
+* ``fail``: evidence of a failure (``error:`` labels, exceptions, ``FAILED``,
+  ``panicked at``, ``not ok``, ``No such file or directory``, non-zero exit status);
+* ``word``: failure words used in prose (``error``, ``failing``), weaker evidence;
+* ``warn``: warnings and deprecations;
+* ``summary``: outcome summaries (``3 failed, 1997 passed``, ``test result:``,
+  ``Result: PASS``, ``Found 3 errors``, ``Successfully installed``);
+* ``frame``: structure (``Caused by:``, a traceback header, a compiler's location).
+
+The scanner only *finds* candidate lines (one pass over the bytes); the ranking
+(``_rank``) classifies each candidate line with the same table.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["HEALTHY", "PRIORS", "Prior", "Scanner", "classify", "make_scanner"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prior:
+    pattern: str
+    kind: str  # fail | word | warn | summary | frame
+    weight: float
+    caseless: bool = True
+
+
+_NUM = r"[0-9][0-9,]*"
+
+PRIORS: tuple[Prior, ...] = (
+    # failure evidence: labels, exceptions, runner verdicts, OS errors
+    Prior(r"\b(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
+    Prior(r"\[(error|fatal|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
+    Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
+    Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})", "fail", 3.0, caseless=False),
+    Prior(r"\b[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?(:|$)", "fail", 3.0, caseless=False),
+    Prior(
+        r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
+    ),
+    Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b", "fail", 3.0),
+    Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
+    Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
+    Prior(
+        r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]",
+        "fail",
+        3.0,
+    ),
+    Prior(r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|no such)\b", "fail", 2.5),
+    Prior(
+        r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
+        r"unresolved|mismatch(ed)?|incompatible|invalid|illegal|unexpected|violat(es|ed|ion)|conflict|"
+        r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b",
+        "fail",
+        2.0,
+    ),
+    Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
+    Prior(
+        r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])',
+        "fail",
+        3.0,
+    ),
+    Prior(r'(HTTP/[0-9.]+)?" 5[0-9][0-9]\b|\b(status|code)[ :=]+5[0-9][0-9]\b', "fail", 3.0),
+    # weaker words and warnings
+    Prior(r"\b(errors?|fail|failures|exceptions?|abort|panic|crash(ed|es)?|broken|missing)\b", "word", 1.2),
+    Prior(r"\b(warn|warning|warnings|deprecated|deprecation)\b", "warn", 1.0),
+    # outcome summaries (good or bad)
+    Prior(
+        rf"\b{_NUM} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
+        r"issues?|pass|fail|todo|cancelled|succeeded|deselected)\b",
+        "summary",
+        2.5,
+    ),
+    Prior(
+        r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
+        r"|^\W{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+\s*$",
+        "summary",
+        2.0,
+    ),
+    Prior(
+        r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
+        r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+",
+        "summary",
+        2.5,
+    ),
+    Prior(
+        r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
+        r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b",
+        "summary",
+        2.0,
+    ),
+    # structure
+    Prior(r"^[ \t]*Caused by\b", "fail", 3.0),
+    Prior(r"^[^\s:]+:[0-9]+(:[0-9]+)?: ", "frame", 0.5),
+)
+
+#: Healthy zero counts (``failed=0``, ``0 errors``, ``no failures``): removed from a line before classifying it.
+HEALTHY = re.compile(
+    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities)\b"
+    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)\s*[=:]\s*0\b(?!\.)"
+    r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
+    r"|\bwithout (errors?|failures?)\b"
+)
+
+
+def _python_source(prior: Prior) -> str:
+    return f"(?i:{prior.pattern})" if prior.caseless else f"(?:{prior.pattern})"
+
+
+def _top_groups() -> dict[int, int]:
+    """Group number of each prior's top-level group -> the prior's index."""
+    groups: dict[int, int] = {}
+    number = 1
+    for index, prior in enumerate(PRIORS):
+        groups[number] = index
+        number += 1 + re.compile(prior.pattern).groups
+    return groups
+
+
+#: One Python regex with one group per prior; a match's ``lastindex`` is the prior's top-level
+#: group (it closes after any group nested in it).
+_CLASSIFY = re.compile("|".join(f"({_python_source(p)})" for p in PRIORS), re.MULTILINE)
+_TOP_GROUPS = _top_groups()
+
+
+def classify(line: str) -> list[tuple[Prior, int]]:
+    """The priors matching ``line`` (each once), with the offset where each matched first.
+
+    Matches may overlap (``01 ERROR`` is both a count and a label): the search
+    restarts one character after each match's start.
+    """
+    out: list[tuple[Prior, int]] = []
+    seen: set[int] = set()
+    search = _CLASSIFY.search
+    pos = 0
+    while (m := search(line, pos)) is not None:
+        index = _TOP_GROUPS[m.lastindex or 1]
+        if index not in seen:
+            seen.add(index)
+            out.append((PRIORS[index], m.start()))
+        pos = m.start() + 1
+    return out
+
+
+# ------------------------------------------------------------ the scanner
+
+
+class Scanner:
+    """Finds the offsets of prior matches in a buffer, in one pass.
+
+    ``engine`` is ``"hyperscan"`` (many patterns at once, at GB/s) when the
+    ``hyperscan`` package is installed, else ``"re2"`` (one alternation).
+    """
+
+    def __init__(self, engine: str, scan: Callable[[Any], list[int]]) -> None:
+        self.engine = engine
+        self._scan = scan
+
+    def offsets(self, data: Any) -> list[int]:
+        """End offsets (in bytes) of matches in ``data``, roughly in order, possibly repeated per line."""
+        return self._scan(data)
+
+
+def _sources(mark: bytes | None) -> list[tuple[bytes, bool]]:
+    """(pattern, caseless) for the scanner: every prior, and the stream mark at a line start."""
+    out = [(p.pattern.encode(), p.caseless) for p in PRIORS]
+    if mark:
+        out.append((b"^" + re.escape(mark), False))
+    return out
+
+
+def _hyperscan_scanner(mark: bytes | None) -> Scanner:
+    import hyperscan
+
+    sources = _sources(mark)
+    flags = []
+    for _, caseless in sources:
+        flag = hyperscan.HS_FLAG_MULTILINE
+        if caseless:
+            flag |= hyperscan.HS_FLAG_CASELESS
+        flags.append(flag)
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(
+        expressions=[source for source, _ in sources],
+        ids=list(range(len(sources))),
+        elements=len(sources),
+        flags=flags,
+    )
+
+    def scan(data: Any) -> list[int]:
+        ends: list[int] = []
+        add = ends.append
+
+        def on_match(_id: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
+            add(end)
+
+        db.scan(data, match_event_handler=on_match)
+        return ends
+
+    return Scanner("hyperscan", scan)
+
+
+def _re2_scanner(mark: bytes | None) -> Scanner:
+    import re2  # type: ignore[import-untyped]
+
+    source = b"|".join(b"(?i:" + s + b")" if caseless else b"(?:" + s + b")" for s, caseless in _sources(mark))
+    pattern = re2.compile(b"(?m)" + source)
+
+    def scan(data: Any) -> list[int]:
+        return [m.end() for m in pattern.finditer(data)]
+
+    return Scanner("re2", scan)
+
+
+@functools.lru_cache(maxsize=4)
+def make_scanner(engine: str | None = None, mark: bytes | None = None) -> Scanner:
+    """The fastest scanner available (``engine`` forces ``"hyperscan"`` or ``"re2"``).
+
+    ``mark`` (a stream mark such as ``b"[stderr] "``) makes every line starting with it a candidate.
+    """
+    if engine == "re2":
+        return _re2_scanner(mark)
+    try:
+        return _hyperscan_scanner(mark)
+    except ImportError:
+        if engine == "hyperscan":
+            raise
+        return _re2_scanner(mark)

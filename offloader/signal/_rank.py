@@ -1,0 +1,241 @@
+"""Ranking candidate lines: priors, template rarity, structure, position and streams.
+
+A line's *template* is the line with digits, hex, quoted strings and paths masked.
+A template seen many times in one output is not news, even when it says
+"error" (a compile line, a file in a listing, a commit message); its first
+occurrence (the last, for a summary) stands for all of them. A one-off line
+among repeated templates is news, whether or not a keyword matched it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from ._patterns import HEALTHY, classify
+from ._scan import Scan
+
+__all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template"]
+
+#: Characters of a very long line looked at around its match (for classification and templates).
+WINDOW = 2048
+#: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
+NOVELTY_BYTES = 256 * 1024
+#: A template seen more often than this is not failure evidence (a listing, a log format).
+REPEATED = 5
+#: What a line known to come from stderr adds to its score (its first occurrence, if not repeated).
+STDERR_BONUS = 1.0
+#: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
+FAILURE_WEIGHT = 3.0
+
+_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_MASK = re.compile(
+    r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
+    r"|0x[0-9a-fA-F]+|\b[0-9a-fA-F]{7,}\b|[0-9]+"
+)
+_NAMES = re.compile(
+    r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![:(])"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
+)
+_FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
+_EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
+_CONTEXT_AFTER = re.compile(
+    r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
+    r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
+    r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
+)
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without terminal escape sequences."""
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def template(line: str) -> str:
+    """The line with digits, hex, quoted strings and paths masked (its first 160 characters)."""
+    return _MASK.sub("#", line.strip())[:160]
+
+
+@dataclass(slots=True)
+class Unit:
+    """A line worth showing, with the lines that explain it (location, got/want, caret)."""
+
+    lineno: int
+    start: int
+    end: int
+    focus: int
+    score: float
+    kind: str  # fail | summary | warn | word | novel
+    failure: bool  # evidence that the run failed (a strong, non-repeated failure line)
+    context: list[tuple[int, int, int]] = field(default_factory=list)  # (lineno, start, end) shown with it
+
+
+def _decode_window(scan: Scan, start: int, end: int, focus: int) -> str:
+    if end - start > WINDOW:
+        start = max(start, focus - WINDOW // 2)
+        end = min(end, start + WINDOW)
+    return strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rsplit("\r", 1)[-1]
+
+
+def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
+    """Score every candidate line of ``scan`` (and, for small outputs, every rare line).
+
+    A line's template is its masked text plus the priors it matches: lines of one
+    shape that differ in what they say (``HTTP/1.1" 200`` vs ``HTTP/1.1" 500``) differ.
+    """
+    rows: list[tuple[int, int, int, int, str]] = []  # lineno, start, end, focus, text
+    mark = scan.mark.decode("utf-8", "replace") if scan.mark else None
+    marked: set[int] = set()
+    for c in scan.candidates:
+        text = _decode_window(scan, c.start, c.end, c.focus)
+        if mark is not None and text.startswith(mark):
+            text = text[len(mark) :]
+            marked.add(c.lineno)
+        rows.append((c.lineno, c.start, c.end, c.focus, text))
+    line_counts: Counter[str] | None = None
+    if scan.size <= NOVELTY_BYTES:
+        rows, line_counts = _with_rare_lines(scan, rows)
+    weights = [_weights(r[4]) for r in rows]
+    keys = [(template(r[4]), w) for r, w in zip(rows, weights, strict=True)]
+    counts = Counter(keys)
+    seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
+    last_of = {k: i for i, k in enumerate(keys)}
+    units: list[Unit] = []
+    for i, (lineno, start, end, focus, text) in enumerate(rows):
+        key = keys[i]
+        seen[key] += 1
+        tf = counts[key]
+        stderr = lineno in marked or lineno in stderr_lines
+        if not any(key[1]) and not stderr:  # no prior: rare within the whole output or nothing
+            tf = line_counts.get(key[0], 1) if line_counts is not None else 1
+            if tf > 1 or not text.strip() or len(key[0]) <= 3:
+                continue
+        unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
+        if stderr:
+            unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
+        units.append(unit)
+    return units
+
+
+def _weights(text: str) -> tuple[float, float, float, float]:
+    """(fail, summary, word, warn): the strongest prior of each kind in ``text``."""
+    cleaned = _NAMES.sub(" ", HEALTHY.sub(" ", text))
+    fail = summary = word = warn = 0.0
+    for prior, _ in classify(cleaned):
+        if prior.kind == "fail":
+            fail = max(fail, prior.weight)
+        elif prior.kind == "summary":
+            summary = max(summary, prior.weight)
+        elif prior.kind == "word":
+            word = max(word, prior.weight)
+        elif prior.kind == "warn":
+            warn = max(warn, prior.weight)
+    return fail, summary, word, warn
+
+
+def _score(
+    lineno: int,
+    start: int,
+    end: int,
+    focus: int,
+    weights: tuple[float, ...],
+    tf: int,
+    nth: int,
+    last: bool,
+    total: int,
+) -> Unit:
+    fail, summary, word, warn = weights
+    rarity = 1.0 / (1.0 + math.log2(tf))
+    if summary >= fail and summary > 0:
+        kind, base = "summary", summary + (1.0 if lineno > total * 0.9 else 0.0)
+        # a summary repeated per unit: only its last occurrence speaks for the run
+        score = base * (1.0 if last else 0.25 * rarity)
+    elif fail > 0:
+        kind, base = "fail", fail + (0.3 if nth == 1 else 0.0)
+        score = base * (rarity if nth == 1 else 0.1 * rarity)
+    elif word or warn:
+        kind = "warn" if warn > word else "word"
+        score = max(word, warn) * (rarity if nth == 1 else 0.1 * rarity)
+    else:
+        kind, score = "novel", 1.4
+    failure = fail >= FAILURE_WEIGHT and tf <= REPEATED
+    return Unit(lineno, start, end, focus, score, kind, failure)
+
+
+def _with_rare_lines(
+    scan: Scan, rows: list[tuple[int, int, int, int, str]]
+) -> tuple[list[tuple[int, int, int, int, str]], Counter[str]]:
+    """For a small output: template every line; add lines whose template is unique among repeated ones."""
+    text = bytes(scan.data[: scan.size]).decode("utf-8", "replace")
+    lines = [strip_ansi(x).rsplit("\r", 1)[-1] for x in text.split("\n")]
+    templates = [template(x) for x in lines]
+    counts = Counter(templates)
+    repeated = sum(n for n in counts.values() if n >= 3)
+    if repeated < 0.5 * len(lines) or len(lines) < 20:
+        return rows, counts  # not a templated output: rarity says nothing here
+    have = {r[0] for r in rows}
+    offsets: list[int] = []
+    pos = 0
+    for x in text.split("\n"):
+        offsets.append(pos)
+        pos += len(x.encode("utf-8", "surrogatepass")) + 1
+    extra = []
+    for i, tmpl in enumerate(templates):
+        if counts[tmpl] == 1 and (i + 1) not in have and lines[i].strip() and len(tmpl) > 3:
+            start = offsets[i]
+            end = min(scan.size, offsets[i + 1] - 1) if i + 1 < len(offsets) else scan.size
+            extra.append((i + 1, start, end, start, lines[i]))
+    merged = sorted(rows + extra)
+    return merged, counts
+
+
+def _line_before(scan: Scan, start: int) -> tuple[int, int] | None:
+    if start <= 0:
+        return None
+    return scan.data.rfind(b"\n", 0, start - 1) + 1, start - 1
+
+
+def _line_after(scan: Scan, end: int) -> tuple[int, int] | None:
+    if end >= scan.size:
+        return None
+    stop = scan.data.find(b"\n", end + 1, scan.size)
+    return end + 1, scan.size if stop < 0 else stop
+
+
+def _text(scan: Scan, bounds: tuple[int, int]) -> str:
+    start, end = bounds
+    return _decode_window(scan, start, end, start)
+
+
+def attach_context(scan: Scan, unit: Unit) -> None:
+    """Give a unit its explaining neighbours: the last frame before an exception line, and
+    the caret, location or got/want lines after a failure or summary line."""
+    if unit.context or unit.kind == "warn":
+        return
+    text = _text(scan, (unit.start, unit.end))
+    if _EXCEPTION_LINE.search(text):
+        # the last frame: indented lines back to (and with) the nearest frame header
+        start, back, found = unit.start, 0, []
+        while back < 5:
+            bounds = _line_before(scan, start)
+            if bounds is None:
+                break
+            prev = _text(scan, bounds)
+            if not prev.startswith((" ", "\t")):
+                break
+            back += 1
+            found.append((unit.lineno - back, *bounds))
+            start = bounds[0]
+            if _FRAME_BEFORE.search(prev):
+                unit.context.extend(found)
+                break
+    end = unit.end
+    for ahead in range(1, 5):
+        bounds = _line_after(scan, end)
+        if bounds is None or not _CONTEXT_AFTER.search(_text(scan, bounds)):
+            break
+        unit.context.append((unit.lineno + ahead, *bounds))
+        end = bounds[1]

@@ -1,0 +1,191 @@
+"""Rendering picked lines as ``{n:>6}\\t{line}`` and assembling a preview within a budget.
+
+Lines are shown as a reader of the stored file would see them on a terminal:
+escape sequences removed, a carriage-return progress bar reduced to its last
+state, other control characters replaced. A line over the cap is cut around its
+signal (or keeping its end, for the tail) and says which bytes are shown.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..tokens import TokenCounter
+from ._rank import Unit, attach_context, strip_ansi
+from ._scan import Scan
+
+__all__ = ["assemble_lines", "omitted", "render_line"]
+
+MARKER_TOKENS = 12
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTINUATION = bytes(range(0x80, 0xC0))
+#: Shares of the budget: the head first, then signal lines up to SIGNAL_SHARE, the tail to TAIL_SHARE.
+HEAD_SHARE = 0.12
+SIGNAL_SHARE = 0.72
+TAIL_SHARE = 0.9
+
+
+def omitted(a: int, b: int) -> str:
+    return f"... [line {a:,} omitted] ..." if a == b else f"... [lines {a:,}-{b:,} omitted] ..."
+
+
+def _clean(piece: str) -> str:
+    piece = strip_ansi(piece)
+    if "\r" in piece:
+        parts = [p for p in piece.split("\r") if p.strip()]
+        piece = parts[-1] if parts else ""
+    return _CONTROL.sub("\ufffd", piece)
+
+
+def render_line(
+    scan: Scan, lineno: int, start: int, end: int, *, cap: int, focus: int | None = None, tail: bool = False
+) -> str:
+    """One line, cut to ``cap`` characters around ``focus`` (or its end with ``tail``) when longer."""
+    length = end - start
+    if length <= cap:
+        return f"{lineno:>6}\t{_clean(bytes(scan.data[start:end]).decode('utf-8', 'replace'))}"
+    if tail:
+        lo, hi = max(start, end - cap * 4), end
+    else:
+        lo = start if focus is None or focus - start < cap * 2 // 3 else focus - cap // 3
+        hi = min(end, lo + cap * 4)
+    raw = bytes(scan.data[lo:hi])
+    piece = raw.decode("utf-8", "ignore")  # drops only the characters split at the edges
+    if tail:
+        piece = piece[-cap:]
+        first, last = end - len(piece.encode("utf-8", "surrogatepass")), end
+    else:
+        piece = piece[:cap]
+        first = lo + len(raw) - len(raw.lstrip(_CONTINUATION))
+        last = first + len(piece.encode("utf-8", "surrogatepass"))
+    note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{last - start:,} of {length:,}]"
+    return f"{lineno:>6}\t{_clean(piece)}{note}"
+
+
+class _Picker:
+    def __init__(self, counter: TokenCounter, budget: int) -> None:
+        self.counter = counter
+        self.budget = budget
+        self.picked: dict[int, str] = {}
+        self.order: list[int] = []
+        self.used = MARKER_TOKENS  # the gap after the head
+        self.ratio = 1 / 3  # estimated tokens per UTF-8 byte; calibrated by one exact count
+        self.exact = False
+
+    def cost(self, rendered: str) -> int:
+        """Estimated tokens of a line (the tokenizer sees the assembled preview only, once or twice)."""
+        if self.exact:
+            return self.counter.count(rendered) + 1
+        return int(len(rendered.encode("utf-8", "surrogatepass")) * self.ratio) + 2
+
+    def calibrate(self, text: str, total: int) -> None:
+        """Replace the estimate of what is picked by its exact count and rescale the estimate."""
+        exact = self.counter.count(text)
+        if self.used > 0 and exact > 0:
+            self.ratio *= max(0.25, min(4.0, exact / self.used))
+        self.used = exact + MARKER_TOKENS
+
+    def take(self, items: list[tuple[int, str]], limit: float) -> bool:
+        """Pick all of ``items`` (line number, rendered) if they fit under ``limit`` tokens, else none."""
+        fresh = [(n, r) for n, r in items if n not in self.picked]
+        if not fresh:
+            return True
+        first, last = min(n for n, _ in fresh), max(n for n, _ in fresh)
+        joins = first - 1 in self.picked or last + 1 in self.picked
+        cost = sum(self.cost(r) for _, r in fresh) + (0 if joins else MARKER_TOKENS)
+        if self.used + cost > limit:
+            return False
+        for n, r in fresh:
+            self.picked[n] = r
+            self.order.append(n)
+        self.used += cost
+        return True
+
+
+def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget: int, cap: int) -> str:
+    """Head, the best-scoring units (with their context) and the tail, within ``budget`` tokens."""
+    pick = _Picker(counter, budget)
+    head_limit = budget * HEAD_SHARE
+    _walk_head(scan, pick, head_limit, cap)
+    for unit in sorted(units, key=lambda u: (-u.score, u.lineno)):
+        if unit.score < 0.2:
+            break
+        attach_context(scan, unit)
+        line: tuple[int, int, int, int | None] = (unit.lineno, unit.start, unit.end, unit.focus)
+        context: list[tuple[int, int, int, int | None]] = [(n, s, e, None) for n, s, e in unit.context]
+        # with its context if it fits, else alone, else in narrower windows
+        for rows, width in [([line, *context], cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]:
+            rows.sort(key=lambda row: row[0])
+            items = [(n, render_line(scan, n, s, e, cap=width, focus=f)) for n, s, e, f in rows]
+            if width >= 40 and pick.take(items, budget * SIGNAL_SHARE):
+                break
+    if scan.lines > 1:  # a single line is shown from its start, by the head
+        _walk_tail(scan, pick, budget * TAIL_SHARE, cap)
+    pick.calibrate(_assemble(pick.picked, scan.lines), scan.lines)
+    if scan.lines > 1:
+        _walk_tail(scan, pick, budget * 0.97, cap)
+    _walk_head(scan, pick, budget * 0.97, cap)
+    text = _assemble(pick.picked, scan.lines)
+    tokens = counter.count(text)
+    while pick.order and tokens > budget:  # drop the last picked until the estimate says it fits
+        over = (tokens - budget) * 1.1 + 1
+        while pick.order and over > 0:
+            over -= pick.cost(pick.picked.pop(pick.order.pop()))
+        text = _assemble(pick.picked, scan.lines)
+        tokens = counter.count(text)
+    return text
+
+
+def _walk_head(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
+    start, lineno = 0, 1
+    while start <= scan.size and lineno <= scan.lines:
+        end = scan.data.find(b"\n", start, scan.size)
+        end = scan.size if end < 0 else end
+        if lineno not in pick.picked:
+            rendered = render_line(scan, lineno, start, end, cap=cap)
+            if not pick.take([(lineno, rendered)], limit):
+                if lineno == 1 and not pick.picked:
+                    _take_cut(scan, pick, lineno, start, end, limit, tail=False)
+                return
+        start, lineno = end + 1, lineno + 1
+
+
+def _walk_tail(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
+    end, lineno = scan.size, scan.lines
+    while lineno >= 1:
+        start = scan.data.rfind(b"\n", 0, end) + 1
+        if lineno not in pick.picked:
+            rendered = render_line(scan, lineno, start, end, cap=cap, tail=True)
+            if not pick.take([(lineno, rendered)], limit):
+                if lineno == scan.lines:
+                    _take_cut(scan, pick, lineno, start, end, limit, tail=True)
+                return
+        if start == 0:
+            return
+        end, lineno = start - 1, lineno - 1
+
+
+def _take_cut(scan: Scan, pick: _Picker, lineno: int, start: int, end: int, limit: float, *, tail: bool) -> None:
+    """Show as much of one long line as the room left allows."""
+    chars = int((limit - pick.used - MARKER_TOKENS - 24) * 3)
+    pick.exact = True  # one line, measured exactly
+    try:
+        while chars >= 20:
+            if pick.take([(lineno, render_line(scan, lineno, start, end, cap=chars, tail=tail))], limit):
+                return
+            chars = chars * 2 // 3
+    finally:
+        pick.exact = False
+
+
+def _assemble(picked: dict[int, str], total: int) -> str:
+    out: list[str] = []
+    prev = 0
+    for lineno in sorted(picked):
+        if lineno > prev + 1:
+            out.append(omitted(prev + 1, lineno - 1))
+        out.append(picked[lineno])
+        prev = lineno
+    if prev < total:
+        out.append(omitted(prev + 1, total))
+    return "\n".join(out)

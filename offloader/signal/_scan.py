@@ -1,0 +1,139 @@
+"""One pass over the bytes: line count, candidate lines, binary detection.
+
+The only work proportional to the whole output is C-speed: the prior scanner
+(Hyperscan or RE2) and ``bytes.count`` of the newlines between candidates (the
+sum of which is the line count). Python code touches candidate lines only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._patterns import make_scanner
+
+__all__ = ["BINARY_SAMPLE", "Candidate", "Scan", "binary_reason", "scan"]
+
+#: Bytes at the start (and end) of an output checked for NUL bytes and invalid UTF-8.
+BINARY_SAMPLE = 64 * 1024
+#: At most this many candidate lines are ranked (spread over the whole output beyond it).
+MAX_CANDIDATES = 20_000
+
+
+@dataclass(slots=True)
+class Candidate:
+    lineno: int
+    start: int
+    end: int
+    focus: int  # byte offset of the first match in the line
+
+
+@dataclass(slots=True)
+class Scan:
+    data: Any  # bytes-like (bytes, memoryview, mmap)
+    size: int  # without a final newline
+    lines: int
+    candidates: list[Candidate] = field(default_factory=list)
+    dropped: int = 0  # candidate lines beyond MAX_CANDIDATES, not ranked
+    engine: str = ""
+    mark: bytes | None = None  # lines starting with it are known stderr
+
+
+def binary_reason(data: Any) -> str | None:
+    """Why ``data`` is not text (NUL bytes, invalid UTF-8 in the sampled start or end), or None."""
+    size = len(data)
+    for lo, hi in ((0, min(size, BINARY_SAMPLE)), (max(BINARY_SAMPLE, size - 4096), size)):
+        if lo >= hi:
+            continue
+        chunk = bytes(data[lo:hi])
+        nul = chunk.find(b"\0")
+        if nul >= 0:
+            return f"NUL byte at offset {lo + nul:,}"
+        try:
+            chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            # a character cut by the sample's edges is not evidence
+            if (exc.start < 4 and lo > 0) or (exc.end >= len(chunk) - 3 and hi < size):
+                continue
+            return f"invalid UTF-8 at offset {lo + exc.start:,}"
+    return None
+
+
+#: A memory-mapped file is scanned in windows of this size (cut at newlines), each released after.
+WINDOW_BYTES = 4 << 20
+
+
+def _offsets(scanner: Any, data: Any, size: int) -> list[int]:
+    raw = getattr(data, "raw", None)
+    if raw is None:
+        return scanner.offsets(data)  # type: ignore[no-any-return]
+    ends: list[int] = []
+    lo = 0
+    view = memoryview(raw)
+    try:
+        while lo < len(raw):  # matches never span lines: windows cut after a newline lose none
+            hi = raw.find(b"\n", min(len(raw), lo + WINDOW_BYTES))
+            hi = len(raw) if hi < 0 else hi + 1
+            ends.extend(lo + pos for pos in scanner.offsets(view[lo:hi]))
+            data.release(lo, hi)
+            lo = hi
+    finally:
+        view.release()
+    return ends
+
+
+def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Scan:
+    """Count the lines of ``data`` and find the lines that match an outcome prior (or start with ``mark``)."""
+    size = len(data)
+    if size and data[size - 1 : size] == b"\n":
+        size -= 1
+    scanner = make_scanner(engine, mark)
+    ends = _offsets(scanner, data, size)
+    ends.sort()
+    starts: list[tuple[int, int]] = []  # (line start, first match end); matches never span lines
+    line_end = -1  # end of the previous candidate's line
+    for pos in ends:
+        if pos <= line_end or pos > size:
+            continue  # on the line of the previous candidate
+        last = pos - 1  # the match's last byte
+        stop = data.find(b"\n", last, size)
+        line_end = size if stop < 0 else stop
+        starts.append((data.rfind(b"\n", 0, last) + 1, pos))
+    dropped = 0
+    if len(starts) > MAX_CANDIDATES:
+        kept = _thin(data, starts, size)
+        dropped = len(starts) - len(kept)
+        starts = kept
+    candidates: list[Candidate] = []
+    lineno, prev = 1, 0
+    count = data.count
+    for start, pos in starts:
+        lineno += count(b"\n", prev, start)
+        prev = start
+        end = data.find(b"\n", start, size)
+        candidates.append(Candidate(lineno, start, size if end < 0 else end, max(start, pos - 1)))
+    lines = lineno + count(b"\n", prev, size) if len(data) else 0
+    return Scan(data, size, lines, candidates, dropped, scanner.engine, mark)
+
+
+_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
+
+
+def _thin(data: Any, starts: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """Too many candidate lines: keep every line of a rare shape, the first and last two of each
+    frequent one (digits masked), so one error among thousands of matching lines is never dropped."""
+    groups: dict[bytes, list[int]] = {}
+    for i, (start, _) in enumerate(starts):
+        end = data.find(b"\n", start, min(size, start + 160))
+        key = bytes(data[start : end if end >= 0 else min(size, start + 160)]).translate(_DIGITS)
+        groups.setdefault(key, []).append(i)
+    keep: list[int] = []
+    for members in groups.values():
+        keep.extend(members if len(members) <= 5 else members[:2] + members[-2:])
+    keep.sort()
+    if len(keep) > MAX_CANDIDATES:  # thousands of distinct shapes: keep the ends and a spread
+        quarter = MAX_CANDIDATES // 4
+        middle = keep[quarter:-quarter]
+        step = len(middle) / (MAX_CANDIDATES - 2 * quarter)
+        keep = keep[:quarter] + [middle[int(i * step)] for i in range(MAX_CANDIDATES - 2 * quarter)] + keep[-quarter:]
+    return [starts[i] for i in keep]

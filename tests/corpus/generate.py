@@ -1,0 +1,1132 @@
+"""Regenerate the signal corpus: real outputs of real tools, run on this machine.
+
+Run: ``python tests/corpus/generate.py [name ...]`` (all cases by default; a few need the
+network to the PyPI/npm registries, Docker, or a local PostgreSQL). Each case writes
+``tests/corpus/outputs/{name}.txt.gz`` (stdout and stderr merged in arrival order, as
+an agent's shell tool returns them) and its label to ``tests/corpus/labels.json``:
+the tool, whether the run is clean, and its *decisive* lines (substrings a reader must
+see to know what happened). Labels are written by hand here, next to the command that
+produces the output, never computed from the output.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "outputs"
+LABELS = HERE / "labels.json"
+PY = sys.executable
+VENV_BIN = Path(sys.executable).parent
+
+
+@dataclass
+class Case:
+    name: str
+    tool: str
+    clean: bool
+    decisive: list[str]
+    make: Callable[[Path], bytes]
+    note: str = ""
+    tags: list[str] = field(default_factory=list)
+
+
+CASES: list[Case] = []
+
+
+def case(name: str, tool: str, *, clean: bool, decisive: list[str], note: str = "") -> Callable[..., object]:
+    def register(fn: Callable[[Path], bytes]) -> Callable[[Path], bytes]:
+        CASES.append(Case(name, tool, clean, decisive, fn, note))
+        return fn
+
+    return register
+
+
+def sh(cmd: str, cwd: Path, *, env: dict[str, str] | None = None, timeout: int = 600) -> bytes:
+    """Run ``cmd`` with stderr merged into stdout (arrival order); return the bytes."""
+    full = {**os.environ, "LC_ALL": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", **(env or {})}
+    full["PATH"] = f"{VENV_BIN}:{full.get('PATH', '')}"
+    proc = subprocess.run(
+        cmd, shell=True, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
+    )
+    return proc.stdout + f"[exit status {proc.returncode}]\n".encode() if proc.returncode else proc.stdout
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+# ---------------------------------------------------------------- Python test runners
+
+
+def _pytest_suite(root: Path, failures: dict[int, str]) -> None:
+    for mod in range(20):
+        lines = [f"def test_case_{mod}_{i}():\n    assert {i} * 2 == {2 * i}\n" for i in range(100)]
+        for idx, text in failures.items():
+            if idx // 100 == mod:
+                lines[idx % 100] = text
+        (root / f"test_mod{mod:02d}.py").write_text("\n".join(lines))
+
+
+@case(
+    "pytest_fail",
+    "pytest",
+    clean=False,
+    decisive=[
+        "assert 'pending' == 'shipped'",
+        "ZeroDivisionError: division by zero",
+        "assert 41 == 42",
+        "3 failed, 1997 passed",
+    ],
+)
+def _pytest_fail(root: Path) -> bytes:
+    _pytest_suite(
+        root,
+        {
+            310: "def test_order_status():\n    status = 'pending'\n    assert status == 'shipped'\n",
+            1207: "def test_ratio():\n    total = 0\n    assert 10 / total == 1\n",
+            1850: "def answer():\n    return 41\n\ndef test_answer():\n    assert answer() == 42\n",
+        },
+    )
+    return sh(f"{PY} -m pytest -p no:cacheprovider -q -rA .", root)
+
+
+@case(
+    "pytest_verbose_fail",
+    "pytest",
+    clean=False,
+    decisive=[
+        "test_mod07.py::test_order_status FAILED",
+        "assert 'pending' == 'shipped'",
+        "1 failed, 1999 passed",
+    ],
+)
+def _pytest_verbose_fail(root: Path) -> bytes:
+    _pytest_suite(root, {710: "def test_order_status():\n    status = 'pending'\n    assert status == 'shipped'\n"})
+    return sh(f"{PY} -m pytest -p no:cacheprovider -v .", root)
+
+
+@case("pytest_pass", "pytest", clean=True, decisive=["2000 passed"])
+def _pytest_pass(root: Path) -> bytes:
+    _pytest_suite(root, {})
+    return sh(f"{PY} -m pytest -p no:cacheprovider -v .", root)
+
+
+@case(
+    "pytest_collect_error",
+    "pytest",
+    clean=False,
+    decisive=[
+        "ModuleNotFoundError: No module named 'payments_gateway'",
+        "1 error",
+    ],
+)
+def _pytest_collect(root: Path) -> bytes:
+    _pytest_suite(root, {})
+    (root / "test_zz_import.py").write_text("import payments_gateway\n\ndef test_x():\n    assert payments_gateway\n")
+    return sh(f"{PY} -m pytest -p no:cacheprovider -v .", root)
+
+
+@case(
+    "unittest_fail",
+    "python unittest",
+    clean=False,
+    decisive=[
+        "AssertionError: 'eu-west-1' != 'us-east-1'",
+        "FAILED (failures=1)",
+    ],
+)
+def _unittest(root: Path) -> bytes:
+    tests = ["import unittest", "", "class T(unittest.TestCase):"]
+    for i in range(600):
+        tests.append(f"    def test_{i:04d}(self):\n        self.assertEqual({i} + 1, {i + 1})")
+    tests.append("    def test_0300_region(self):\n        self.assertEqual('eu-west-1', 'us-east-1')")
+    (root / "test_region.py").write_text("\n".join(tests) + "\n")
+    return sh(f"{PY} -m unittest -v test_region", root)
+
+
+@case(
+    "batch_job_traceback",
+    "python script",
+    clean=False,
+    decisive=[
+        "record 4711 failed",
+        "KeyError: 'customer_id'",
+        'etl.py", line 6, in transform',
+    ],
+)
+def _batch(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "job/etl.py": """
+        import sys, traceback
+        def transform(rec):
+            out = dict(rec)
+            if rec["n"] == 4711:
+                del out["customer_id"]
+            return {"id": out["customer_id"], "n": out["n"]}
+        for n in range(1, 9001):
+            try:
+                transform({"n": n, "customer_id": n * 7})
+                print(f"2024-06-01T12:00:{n % 60:02d}Z INFO processed record {n} ({n * 3 % 97} fields)")
+            except KeyError:
+                print(f"2024-06-01T12:00:{n % 60:02d}Z ERROR record {n} failed", flush=True)
+                traceback.print_exc(file=sys.stdout)
+        print("batch finished: 9000 records read, 8999 written")
+    """
+        },
+    )
+    return sh(f"{PY} job/etl.py", root)
+
+
+@case(
+    "cjk_service_log",
+    "python logging (CJK)",
+    clean=False,
+    decisive=[
+        "数据库连接超时",
+        "订单 88231 处理失败",
+    ],
+)
+def _cjk(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "svc.py": """
+        import logging, sys
+        logging.basicConfig(stream=sys.stdout, format="%(asctime)s %(levelname)s %(message)s",
+                            datefmt="%Y-%m-%d %H:%M:%S", level=logging.INFO)
+        log = logging.getLogger("订单服务")
+        for i in range(3000):
+            log.info("订单 %d 已处理，耗时 %d 毫秒，用户 %s", 80000 + i * 7, 5 + i % 40, f"用户{i % 97}")
+            if i == 1733:
+                log.error("订单 %d 处理失败：数据库连接超时 (主机 db-2:5432)", 88231)
+        log.info("服务正常退出，共处理 3000 个订单")
+    """
+        },
+    )
+    return sh(f"{PY} svc.py", root)
+
+
+@case("cjk_clean_listing", "python (CJK text)", clean=True, decisive=["共 2400 行"])
+def _cjk_clean(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "gen.py": """
+        words = ["错误处理指南", "失败案例分析", "异常日志", "数据迁移", "用户手册"]
+        for i in range(2400):
+            print(f"文档/{words[i % 5]}/第{i:04d}章.md  {i * 37 % 9000} 字节  最后修改 2024-05-{i % 28 + 1:02d}")
+        print("共 2400 行")
+    """
+        },
+    )
+    return sh(f"{PY} gen.py", root)
+
+
+# ---------------------------------------------------------------- JavaScript
+
+
+def _node_tests(root: Path, failing: bool) -> None:
+    lines = ["const test = require('node:test');", "const assert = require('node:assert');"]
+    for i in range(400):
+        lines.append(f"test('computes total {i}', () => {{ assert.strictEqual({i} + 1, {i + 1}); }});")
+    if failing:
+        lines.insert(200, "test('applies discount', () => { assert.strictEqual(Math.round(80 * 0.85), 70); });")
+    (root / "cart.test.js").write_text("\n".join(lines) + "\n")
+
+
+@case("node_test_fail", "node --test", clean=False, decisive=["applies discount", "68 !== 70", "ℹ fail 1"])
+def _node_fail(root: Path) -> bytes:
+    _node_tests(root, True)
+    return sh("node --test --test-reporter=spec cart.test.js", root)
+
+
+@case("node_test_tap_fail", "node --test (tap)", clean=False, decisive=["not ok 199 - applies discount", "# fail 1"])
+def _node_tap(root: Path) -> bytes:
+    _node_tests(root, True)
+    return sh("node --test --test-reporter=tap cart.test.js", root)
+
+
+@case("node_test_pass", "node --test", clean=True, decisive=["# pass 400", "# fail 0"])
+def _node_pass(root: Path) -> bytes:
+    _node_tests(root, False)
+    return sh("node --test --test-reporter=tap cart.test.js", root)
+
+
+@case(
+    "node_uncaught",
+    "node",
+    clean=False,
+    decisive=[
+        "TypeError: Cannot read properties of undefined (reading 'price')",
+        "at priceOf (/app/server.js:4:",
+    ],
+)
+def _node_uncaught(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "server.js": """
+        const items = Array.from({length: 3000}, (_, i) => ({id: i, price: i * 3}));
+        for (const it of items) console.log(`GET /api/items/${it.id} 200 ${it.price % 40 + 2}ms`);
+        function priceOf(list, id) {
+          return list[id].price;
+        }
+        console.log(priceOf(items, 99999));
+    """
+        },
+    )
+    (root / "app").mkdir()
+    shutil.copy(root / "server.js", root / "app" / "server.js")
+    return sh("node app/server.js", root).replace(str(root).encode(), b"")
+
+
+def _npm_project(root: Path) -> None:
+    (root / "package.json").write_text(json.dumps({"name": "demo-app", "version": "1.0.0", "private": True}))
+
+
+@case("npm_install_ok", "npm install", clean=True, decisive=["added"])
+def _npm_ok(root: Path) -> bytes:
+    _npm_project(root)
+    return sh("npm install --no-audit --no-fund --loglevel=http esbuild@0.23.1 terser@5.31.6 lodash@4.17.21", root)
+
+
+@case("npm_install_404", "npm install", clean=False, decisive=["404", "left-pad-does-not-exist-xq"])
+def _npm_404(root: Path) -> bytes:
+    _npm_project(root)
+    return sh("npm install --no-audit --no-fund --loglevel=http lodash@4.17.21 left-pad-does-not-exist-xq", root)
+
+
+@case("esbuild_error", "esbuild", clean=False, decisive=['Could not resolve "./utils/format"', "src/app.js:2:"])
+def _esbuild_err(root: Path) -> bytes:
+    _npm_project(root)
+    sh("npm install --no-audit --no-fund esbuild@0.23.1", root)
+    files = {f"src/mod{i}.js": f"export const v{i} = {i};\n" for i in range(300)}
+    files["src/app.js"] = (
+        "import {v0} from './mod0.js';\nimport {fmt} from './utils/format';\n"
+        + "".join(f"import {{v{i}}} from './mod{i}.js';\n" for i in range(1, 300))
+        + "console.log(fmt(v0));\n"
+    )
+    write(root, files)
+    return sh("npx esbuild src/app.js --bundle --log-level=verbose --outfile=out.js", root)
+
+
+@case("minified_bundle", "esbuild --minify", clean=True, decisive=[])
+def _minified(root: Path) -> bytes:
+    _npm_project(root)
+    sh("npm install --no-audit --no-fund esbuild@0.23.1 lodash@4.17.21", root)
+    (root / "entry.js").write_text("const _ = require('lodash'); console.log(_.chunk([1,2,3,4], 2));\n")
+    sh("npx esbuild entry.js --bundle --minify --outfile=bundle.js", root)
+    return sh("cat bundle.js", root)
+
+
+# ---------------------------------------------------------------- Rust
+
+
+def _cargo(root: Path, lib: str, main: str | None = None) -> None:
+    (root / "Cargo.toml").write_text('[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n')
+    (root / "src").mkdir()
+    (root / "src" / "lib.rs").write_text(lib)
+    if main is not None:
+        (root / "src" / "main.rs").write_text(main)
+
+
+def _rust_tests(fail: bool) -> str:
+    fns = ["pub fn add(a: i64, b: i64) -> i64 { a + b }", "#[cfg(test)]", "mod tests {", "    use super::*;"]
+    for i in range(300):
+        fns.append(f"    #[test]\n    fn adds_{i:03d}() {{ assert_eq!(add({i}, 1), {i + 1}); }}")
+    if fail:
+        fns.append(
+            "    #[test]\n    fn balance_after_refund() {\n        let balance = add(10, -7);\n"
+            '        assert_eq!(balance, 4, "refund applied twice");\n    }'
+        )
+    fns.append("}")
+    return "\n".join(fns) + "\n"
+
+
+@case(
+    "cargo_test_fail",
+    "cargo test",
+    clean=False,
+    decisive=[
+        "balance_after_refund",
+        "refund applied twice",
+        "left: 3",
+        "right: 4",
+        "test result: FAILED. 300 passed; 1 failed",
+    ],
+)
+def _cargo_fail(root: Path) -> bytes:
+    _cargo(root, _rust_tests(True))
+    return sh("cargo test --offline --color never 2>&1", root, env={"CARGO_TARGET_DIR": str(root / "target")})
+
+
+@case("cargo_test_pass", "cargo test", clean=True, decisive=["test result: ok. 300 passed; 0 failed"])
+def _cargo_pass(root: Path) -> bytes:
+    _cargo(root, _rust_tests(False))
+    return sh("cargo test --offline --color never", root)
+
+
+@case(
+    "rustc_type_error",
+    "cargo build",
+    clean=False,
+    decisive=[
+        "error[E0308]: mismatched types",
+        "src/main.rs:",
+        "expected `u32`, found `&str`",
+    ],
+)
+def _rustc(root: Path) -> bytes:
+    lib = "\n".join(f"pub fn unused_{i}() {{ let x{i} = {i}; }}" for i in range(120)) + "\n"
+    _cargo(root, lib, 'fn main() {\n    let port: u32 = "8080";\n    println!("{}", port);\n}\n')
+    return sh("cargo build --offline --color never", root)
+
+
+# ---------------------------------------------------------------- Perl
+
+
+def _perl_tests(root: Path, fail: bool) -> None:
+    (root / "t").mkdir()
+    for f in range(8):
+        body = ["use strict; use warnings; use Test::More;"]
+        for i in range(120):
+            body.append(f"is({i} * 2, {2 * i}, 'doubles {i}');")
+        if fail and f == 3:
+            body.insert(60, "is(lc('Config'), 'Config', 'keeps the section name');")
+        body.append("done_testing();")
+        (root / "t" / f"{f:02d}-unit.t").write_text("\n".join(body) + "\n")
+
+
+@case(
+    "prove_fail",
+    "perl prove",
+    clean=False,
+    decisive=[
+        "keeps the section name",
+        "got: 'config'",
+        "expected: 'Config'",
+        "Result: FAIL",
+    ],
+)
+def _prove_fail(root: Path) -> bytes:
+    _perl_tests(root, True)
+    return sh("prove -v t/", root)
+
+
+@case("prove_pass", "perl prove", clean=True, decisive=["All tests successful.", "Result: PASS"])
+def _prove_pass(root: Path) -> bytes:
+    _perl_tests(root, False)
+    return sh("prove -v t/", root)
+
+
+@case("perl_die", "perl", clean=False, decisive=["Cannot parse config line 'timeout = ' at parse.pl line 4"])
+def _perl_die(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "parse.pl": """
+        use strict; use warnings;
+        for my $i (1..2500) {
+            my $line = $i == 2500 ? 'timeout = ' : "key$i = value$i";
+            die "Cannot parse config line '$line'" unless $line =~ /^(\\w+) = (\\S+)$/;
+            print "parsed $1 -> $2\\n";
+        }
+    """
+        },
+    )
+    return sh("perl parse.pl", root)
+
+
+# ---------------------------------------------------------------- Java
+
+
+@case(
+    "javac_error",
+    "javac",
+    clean=False,
+    decisive=[
+        "Billing.java:4: error: incompatible types: String cannot be converted to int",
+        "1 error",
+    ],
+)
+def _javac(root: Path) -> bytes:
+    files = {
+        f"Util{i}.java": f"public class Util{i} {{ @Deprecated public static int f() {{ return {i}; }} }}\n"
+        for i in range(150)
+    }
+    files["Billing.java"] = (
+        "public class Billing {\n    public static void main(String[] a) {\n"
+        + '        int s = Util1.f();\n        int cents = "100";\n'
+        + "".join(f"        s += Util{i}.f();\n" for i in range(150))
+        + "    }\n}\n"
+    )
+    write(root, files)
+    return sh("javac -Xlint:all -Xmaxwarns 1000 *.java", root)
+
+
+@case(
+    "java_exception",
+    "java",
+    clean=False,
+    decisive=[
+        'Exception in thread "main" java.lang.IllegalStateException: ledger closed',
+        "Caused by: java.io.FileNotFoundException: /var/ledger/2024.dat",
+    ],
+)
+def _java_exc(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "App.java": """
+        import java.io.*;
+        public class App {
+            static void open() throws IOException { throw new FileNotFoundException("/var/ledger/2024.dat"); }
+            static void post(int i) {
+                try { if (i == 2000) open(); }
+                catch (IOException e) { throw new IllegalStateException("ledger closed", e); }
+            }
+            public static void main(String[] a) {
+                for (int i = 0; i <= 2000; i++) {
+                    System.out.println("posted entry " + i + " amount=" + (i * 13 % 500));
+                    post(i);
+                }
+            }
+        }
+    """
+        },
+    )
+    sh("javac App.java", root)
+    return sh("java App", root)
+
+
+# ---------------------------------------------------------------- C / C++ / make / cmake
+
+
+def _c_sources(root: Path, count: int, broken: int | None) -> None:
+    for i in range(count):
+        body = (
+            f"#include <stdio.h>\nint error_handler_{i}(int code) {{\n"
+            f"    int unused_{i} = code;\n    return code + {i};\n}}\n"
+        )
+        if i == broken:
+            body = f"int error_handler_{i}(int code) {{\n    return code + retries_left;\n}}\n"
+        (root / f"error_handler_{i}.c").write_text(body)
+
+
+@case(
+    "gcc_warnings_one_error",
+    "gcc",
+    clean=False,
+    decisive=[
+        "error_handler_137.c:2:19: error: ‘retries_left’ undeclared",
+    ],
+)
+def _gcc(root: Path) -> bytes:
+    _c_sources(root, 200, 137)
+    return sh("gcc -Wall -Wextra -c error_handler_*.c", root)
+
+
+@case("gxx_template_error", "g++", clean=False, decisive=["main.cpp:8:", "error: no match for ‘operator<’"])
+def _gxx(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "main.cpp": """
+        #include <algorithm>
+        #include <vector>
+        #include <map>
+        struct Order { int id; double total; };
+        int main() {
+            std::vector<Order> orders(10);
+            std::map<int, std::vector<Order>> byDay;
+            std::sort(orders.begin(), orders.end());
+            return 0;
+        }
+    """
+        },
+    )
+    return sh("g++ -std=c++17 -c main.cpp", root)
+
+
+@case(
+    "gcc_asan",
+    "gcc -fsanitize=address",
+    clean=False,
+    decisive=[
+        "ERROR: AddressSanitizer: heap-buffer-overflow",
+        "overflow.c:6",
+    ],
+)
+def _asan(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "overflow.c": """
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main(void) {
+            int *a = malloc(100 * sizeof(int));
+            for (int i = 0; i < 3000; i++) printf("slot %d ready\\n", i);
+            a[100] = 7;
+            free(a);
+            return 0;
+        }
+    """
+        },
+    )
+    sh("gcc -g -fsanitize=address -o overflow overflow.c", root)
+    return sh("./overflow", root, env={"ASAN_OPTIONS": "detect_leaks=0"})
+
+
+def _makefile(root: Path) -> None:
+    (root / "Makefile").write_text(
+        "SRCS := $(wildcard *.c)\nOBJS := $(SRCS:.c=.o)\nCFLAGS := -Wall -Werror=implicit-function-declaration\n"
+        "all: libhandlers.a\nlibhandlers.a: $(OBJS)\n\tar rcs $@ $^\n%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n"
+    )
+
+
+@case(
+    "make_fail",
+    "make",
+    clean=False,
+    decisive=[
+        "error_handler_88.c:2:19: error: ‘retries_left’ undeclared",
+        "make: *** [Makefile:8: error_handler_88.o] Error 1",
+    ],
+)
+def _make_fail(root: Path) -> bytes:
+    _c_sources(root, 180, 88)
+    _makefile(root)
+    return sh("make -k", root)
+
+
+@case("make_clean_build", "make", clean=True, decisive=["ar rcs libhandlers.a"])
+def _make_ok(root: Path) -> bytes:
+    _c_sources(root, 180, None)
+    _makefile(root)
+    return sh("make CFLAGS='-Werror=implicit-function-declaration -Wno-unused'", root)
+
+
+@case(
+    "cmake_configure_fail",
+    "cmake",
+    clean=False,
+    decisive=[
+        "CMake Error at CMakeLists.txt:4 (find_package):",
+        'Could not find a package configuration file provided by "LibLedger"',
+    ],
+)
+def _cmake_fail(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "CMakeLists.txt": """
+        cmake_minimum_required(VERSION 3.16)
+        project(ledger C)
+        message(STATUS "checking platform")
+        find_package(LibLedger 2.1 REQUIRED)
+    """
+        },
+    )
+    return sh("cmake -S . -B build --debug-output", root)
+
+
+@case("cmake_build_ctest_ok", "cmake + ctest", clean=True, decisive=["100% tests passed, 0 tests failed out of 40"])
+def _cmake_ok(root: Path) -> bytes:
+    srcs = {f"err_{i}.c": f"int err_{i}(void) {{ return {i}; }}\n" for i in range(60)}
+    srcs["t.c"] = "#include <stdlib.h>\nint main(int c, char **v) { return atoi(v[1]) < 0; }\n"
+    srcs["CMakeLists.txt"] = (
+        "cmake_minimum_required(VERSION 3.16)\nproject(errs C)\nenable_testing()\nfile(GLOB S err_*.c)\n"
+        "add_library(errs ${S})\nadd_executable(t t.c)\n"
+        + "".join(f"add_test(NAME error_case_{i} COMMAND t {i})\n" for i in range(40))
+    )
+    write(root, srcs)
+    out = sh("cmake -S . -B build", root) + sh("cmake --build build -- -j2", root)
+    return out + sh("ctest --test-dir build", root)
+
+
+@case(
+    "ctest_fail",
+    "ctest",
+    clean=False,
+    decisive=[
+        "tests passed, 1 tests failed out of 40",
+        "error_case_23",
+    ],
+)
+def _ctest_fail(root: Path) -> bytes:
+    srcs = {
+        "t.c": "#include <stdlib.h>\n#include <stdio.h>\nint main(int c, char **v) { int n = atoi(v[1]);"
+        ' printf("case %d\\n", n); return n == 23; }\n'
+    }
+    srcs["CMakeLists.txt"] = (
+        "cmake_minimum_required(VERSION 3.16)\nproject(errs C)\nenable_testing()\nadd_executable(t t.c)\n"
+        + "".join(f"add_test(NAME error_case_{i} COMMAND t {i})\n" for i in range(40))
+    )
+    write(root, srcs)
+    sh("cmake -S . -B build && cmake --build build", root)
+    return sh("ctest --test-dir build -V", root)
+
+
+@case(
+    "valgrind_leak",
+    "valgrind",
+    clean=False,
+    decisive=["definitely lost: 4,000 bytes in 1 blocks", "Invalid read of size 4"],
+)
+def _valgrind(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "leak.c": """
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main(void) {
+            int *a = malloc(1000 * sizeof(int));
+            for (int i = 0; i < 2000; i++) printf("tick %d\\n", i);
+            printf("%d\\n", a[1000]);
+            return 0;
+        }
+    """
+        },
+    )
+    sh("gcc -g -O0 -o leak leak.c", root)
+    return sh("valgrind --leak-check=full ./leak", root)
+
+
+# ---------------------------------------------------------------- Python tooling
+
+
+def _py_project(root: Path, bad: bool) -> None:
+    for i in range(60):
+        lines = [f"def handle_error_{i}(x: int) -> int:\n    return x + {i}\n"]
+        if bad:
+            lines.insert(0, "import os\nimport sys\n\n\n")
+            lines.append(f"\n\ndef f{i}(a):\n    l = [1]\n    unused = 2\n    return a == None\n")
+        (root / f"error_mod_{i}.py").write_text("".join(lines))
+    if bad:
+        (root / "error_mod_31.py").write_text(
+            "def total(x: int) -> int:\n    return x\n\n\ntotal('3')\nvalue: str = total(4)\n"
+        )
+
+
+@case("ruff_issues", "ruff check", clean=False, decisive=["Found 354 errors."])
+def _ruff_bad(root: Path) -> bytes:
+    _py_project(root, True)
+    return sh("ruff check --no-cache --select E,F --output-format concise .", root)
+
+
+@case("ruff_syntax_error", "ruff check", clean=False, decisive=["error_mod_42.py:3:"])
+def _ruff_syntax(root: Path) -> bytes:
+    _py_project(root, True)
+    (root / "error_mod_42.py").write_text("def ok():\n    return 1\nclass Broken(:\n    pass\n")
+    return sh("ruff check --no-cache --select E,F --output-format concise .", root)
+
+
+@case("ruff_clean", "ruff check", clean=True, decisive=["All checks passed!"])
+def _ruff_clean(root: Path) -> bytes:
+    _py_project(root, False)
+    out = sh("ruff check --no-cache --select I,E,F,W --show-files .", root)
+    return out + sh("ruff check --no-cache --select E,F .", root)
+
+
+@case(
+    "mypy_errors",
+    "mypy",
+    clean=False,
+    decisive=[
+        'error_mod_31.py:5: error: Argument 1 to "total" has incompatible type "str"; expected "int"',
+        "error_mod_31.py:6: error: Incompatible types in assignment",
+        "Found 2 errors in 1 file",
+    ],
+)
+def _mypy_bad(root: Path) -> bytes:
+    _py_project(root, False)
+    (root / "error_mod_31.py").write_text(
+        "def total(x: int) -> int:\n    return x\n\n\ntotal('3')\nvalue: str = total(4)\n"
+    )
+    return sh("mypy --no-incremental --strict --verbose .", root)
+
+
+@case("mypy_clean", "mypy", clean=True, decisive=["Success: no issues found in 60 source files"])
+def _mypy_ok(root: Path) -> bytes:
+    _py_project(root, False)
+    return sh("mypy --no-incremental --strict --verbose .", root)
+
+
+@case(
+    "pip_install_ok",
+    "pip install",
+    clean=False,
+    decisive=["ERROR: pip's dependency resolver does not currently take into account", "Successfully installed"],
+    note="exit status 0, but pip reports a dependency conflict of the target folder",
+)
+def _pip_ok(root: Path) -> bytes:
+    return sh(f"{PY} -m pip install -v --no-cache-dir --target {root / 'site'} attrs==23.2.0 six==1.16.0", root)
+
+
+@case(
+    "pip_install_missing",
+    "pip install",
+    clean=False,
+    decisive=[
+        "ERROR: Could not find a version that satisfies the requirement attrs==0.0.1",
+        "ERROR: No matching distribution found for attrs==0.0.1",
+    ],
+)
+def _pip_missing(root: Path) -> bytes:
+    return sh(f"{PY} -m pip install -v --no-cache-dir --target {root / 'site'} six==1.16.0 attrs==0.0.1", root)
+
+
+@case(
+    "pip_build_fail",
+    "pip install",
+    clean=False,
+    decisive=["RuntimeError: libledger headers not found", "error: subprocess-exited-with-error"],
+)
+def _pip_build(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "pkg/setup.py": """
+        from setuptools import setup
+        for i in range(800):
+            print(f"scanning include path /usr/include/candidate_{i}")
+        raise RuntimeError("libledger headers not found")
+        setup(name="ledgerext", version="0.1")
+    """
+        },
+    )
+    return sh(f"{PY} -m pip install -v --no-build-isolation --target {root / 'site'} ./pkg", root)
+
+
+@case("pip_list_clean", "pip list -v", clean=True, decisive=[])
+def _pip_list(root: Path) -> bytes:
+    return sh(f"{PY} -m pip list -v", root)
+
+
+# ---------------------------------------------------------------- system package managers, listings, VCS
+
+
+@case("dpkg_list", "dpkg -l", clean=True, decisive=[])
+def _dpkg(root: Path) -> bytes:
+    return sh("dpkg -l", root)
+
+
+@case("apt_install_missing", "apt-get", clean=False, decisive=["E: Unable to locate package ledger-tools-nonexistent"])
+def _apt_missing(root: Path) -> bytes:
+    return sh("apt-get install -s -y libssl-dev zlib1g-dev ledger-tools-nonexistent && apt-cache policy", root)
+
+
+@case("apt_simulate_ok", "apt-get -s", clean=True, decisive=[])
+def _apt_ok(root: Path) -> bytes:
+    return sh(
+        "apt-get install -s -y --reinstall $(dpkg-query -W -f '${Package}\\n' | grep -E '^lib' | head -120)", root
+    )
+
+
+@case("find_listing_clean", "find", clean=True, decisive=[])
+def _find_clean(root: Path) -> bytes:
+    return sh("find /usr/lib/python3.11 -name '*.py' -path '*e*'", root)
+
+
+@case("find_missing_path", "find", clean=False, decisive=["find: ‘/opt/ledger/archive’: No such file or directory"])
+def _find_missing(root: Path) -> bytes:
+    return sh(
+        "find /usr/lib/python3.11/email /opt/ledger/archive /usr/lib/python3.11/json /usr/lib/python3.11/logging"
+        " /usr/lib/python3.11/unittest /usr/lib/python3.11/urllib /usr/lib/python3.11/xml",
+        root,
+    )
+
+
+@case("ls_recursive_clean", "ls -laR", clean=True, decisive=[])
+def _ls(root: Path) -> bytes:
+    return sh(
+        "ls -laR /usr/lib/python3.11/unittest /usr/lib/python3.11/email /usr/lib/python3.11/urllib"
+        " /usr/lib/python3.11/asyncio",
+        root,
+    )
+
+
+@case("tar_listing_clean", "tar -tv", clean=True, decisive=[])
+def _tar(root: Path) -> bytes:
+    sh("tar -cf a.tar -C /usr/lib/python3.11 asyncio email json logging urllib xml", root)
+    return sh("tar -tvf a.tar", root)
+
+
+def _git_repo(root: Path) -> None:
+    sh("git init -q -b main . && git config user.email dev@example.com && git config user.name Dev", root)
+    for i in range(150):
+        (root / "notes.txt").write_text(f"revision {i}\n" + "line\n" * (i % 7))
+        (root / f"error_{i % 9}.md").write_text(f"fix error {i}\n")
+        sh(
+            f"git add -A && git commit -q -m 'Fix error handling in module {i} (failed retries)'",
+            root,
+            env={
+                "GIT_AUTHOR_DATE": f"2024-01-01T00:{i // 60:02d}:{i % 60:02d}",
+                "GIT_COMMITTER_DATE": f"2024-01-01T00:{i // 60:02d}:{i % 60:02d}",
+            },
+        )
+
+
+@case("git_log_clean", "git log", clean=True, decisive=[])
+def _git_log(root: Path) -> bytes:
+    _git_repo(root)
+    return sh("git log --stat", root)
+
+
+@case(
+    "git_merge_conflict",
+    "git merge",
+    clean=False,
+    decisive=[
+        "CONFLICT (content): Merge conflict in notes.txt",
+        "Automatic merge failed; fix conflicts and then commit the result.",
+    ],
+)
+def _git_conflict(root: Path) -> bytes:
+    _git_repo(root)
+    sh("git checkout -q -b feature && echo feature > notes.txt && git commit -qam feature", root)
+    sh("git checkout -q main && echo mainline > notes.txt && git commit -qam mainline", root)
+    for i in range(400):
+        (root / f"gen_{i}.txt").write_text(f"{i}\n")
+    sh("git checkout -q feature && git add -A && git commit -qm 'many files'", root)
+    sh("git checkout -q main", root)
+    return sh("git merge --stat feature", root)
+
+
+# ---------------------------------------------------------------- containers, services, JSON APIs
+
+
+def _busybox_image(root: Path) -> str:
+    tag = "offloader-corpus/busybox:1"
+    rootfs = root / "rootfs"
+    (rootfs / "bin").mkdir(parents=True)
+    shutil.copy("/bin/busybox", rootfs / "bin" / "busybox")
+    for applet in ("sh", "echo", "ls", "cat", "false", "sleep", "mkdir", "seq", "touch"):
+        (rootfs / "bin" / applet).symlink_to("busybox")
+    sh(f"tar -C {rootfs} -c . | docker import - {tag}", root)
+    return tag
+
+
+@case("docker_build_ok", "docker build", clean=True, decisive=[])
+def _docker_ok(root: Path) -> bytes:
+    tag = _busybox_image(root)
+    (root / "ctx").mkdir()
+    (root / "ctx" / "Dockerfile").write_text(
+        f'FROM {tag}\nRUN for i in $(seq 1 400); do echo "compiling error_page_$i.html"; done\n'
+        'RUN mkdir /app && touch /app/ready\nCMD ["cat", "/app/ready"]\n'
+    )
+    return sh("docker build --no-cache -t offloader-corpus/ok ctx", root)
+
+
+@case(
+    "docker_build_fail",
+    "docker build",
+    clean=False,
+    decisive=[
+        "cat: can't open '/app/config.yaml': No such file or directory",
+        "returned a non-zero code: 1",
+    ],
+)
+def _docker_fail(root: Path) -> bytes:
+    tag = _busybox_image(root)
+    (root / "ctx").mkdir()
+    (root / "ctx" / "Dockerfile").write_text(
+        f'FROM {tag}\nRUN for i in $(seq 1 400); do echo "fetching layer $i of 400"; done\nRUN cat /app/config.yaml\n'
+    )
+    return sh("docker build --no-cache -t offloader-corpus/fail ctx", root)
+
+
+@case(
+    "postgres_log",
+    "postgres",
+    clean=False,
+    decisive=[
+        'ERROR:  relation "invoices_2023" does not exist',
+        "duplicate key value violates unique constraint",
+    ],
+)
+def _postgres(root: Path) -> bytes:
+    data = root / "pgdata"
+    user = "nobody"
+    sh(f"mkdir -p {data} && chown {user} {data} && chmod 777 {root}", root)
+    run = f"su -s /bin/sh {user} -c"
+    out = sh(f"{run} 'initdb -D {data} -A trust -U pg' ", root)
+    port = 55432
+    sh(
+        f"{run} 'pg_ctl -D {data} -o \"-p {port} -k /tmp -c listen_addresses=127.0.0.1 "
+        f"-c log_statement=all\" -l {root}/pg.log -w start'",
+        root,
+    )
+    try:
+        sql = ["CREATE TABLE accounts (id int primary key, name text);"]
+        sql += [f"INSERT INTO accounts VALUES ({i}, 'acct{i}');" for i in range(600)]
+        sql += ["SELECT count(*) FROM invoices_2023;", "INSERT INTO accounts VALUES (42, 'dup');"]
+        sql += [f"SELECT name FROM accounts WHERE id = {i};" for i in range(300)]
+        (root / "q.sql").write_text("\n".join(sql) + "\n")
+        sh(f"psql -h 127.0.0.1 -p {port} -U pg -d postgres -f {root}/q.sql", root)
+    finally:
+        sh(f"{run} 'pg_ctl -D {data} -m fast stop'", root)
+    return out + (root / "pg.log").read_bytes()
+
+
+@case("http_server_log", "python http.server", clean=False, decisive=['"GET /api/reports/2024-q3.csv HTTP/1.1" 500'])
+def _http_log(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "srv.py": """
+        import http.server, sys, threading, urllib.request
+        class H(http.server.SimpleHTTPRequestHandler):
+            def do_GET(self):
+                if self.path.endswith("2024-q3.csv"):
+                    self.send_error(500, "report generator crashed")
+                    return
+                super().do_GET()
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{srv.server_address[1]}"
+        for i in range(1500):
+            path = "/api/reports/2024-q3.csv" if i == 977 else ("/srv.py" if i % 50 else f"/missing_{i}.txt")
+            try:
+                urllib.request.urlopen(base + path).read()
+            except Exception:
+                pass
+        srv.shutdown()
+    """
+        },
+    )
+    out = sh(f"{PY} srv.py", root)
+    return b"\n".join(line.split(b"] ", 1)[-1] if b"] " in line else line for line in out.split(b"\n"))
+
+
+def _json_api(root: Path, body: str) -> bytes:
+    (root / "api.json").write_text(body)
+    write(
+        root,
+        {
+            "serve.py": """
+        import http.server, threading, subprocess, sys
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{srv.server_address[1]}/api.json"
+        sys.stdout.buffer.write(subprocess.run(["curl", "-s", url], capture_output=True).stdout)
+        srv.shutdown()
+    """
+        },
+    )
+    return sh(f"{PY} serve.py 2>/dev/null", root)
+
+
+@case(
+    "json_api_one_line", "curl JSON API", clean=True, decisive=['"total_count": 1800', '"next_cursor": "c2VxOjE4MDA="']
+)
+def _json_one(root: Path) -> bytes:
+    items = [
+        {
+            "id": i,
+            "sku": f"SKU-{i:05d}",
+            "name": f"error-proof widget {i}",
+            "price": round(i * 1.37, 2),
+            "in_stock": i % 4 != 0,
+        }
+        for i in range(1800)
+    ]
+    return _json_api(root, json.dumps({"items": items, "total_count": 1800, "page": 1, "next_cursor": "c2VxOjE4MDA="}))
+
+
+@case(
+    "json_api_error_one_line",
+    "curl JSON API",
+    clean=False,
+    decisive=[
+        '"status": "partial_failure"',
+        '"error": "shard 7 unavailable: connection refused"',
+    ],
+)
+def _json_err(root: Path) -> bytes:
+    rows = [{"shard": i % 12, "doc": f"doc-{i}", "score": round(1 / (i + 1), 6)} for i in range(2500)]
+    return _json_api(
+        root,
+        json.dumps(
+            {
+                "took_ms": 812,
+                "hits": rows,
+                "status": "partial_failure",
+                "error": "shard 7 unavailable: connection refused",
+                "failed_shards": 1,
+            }
+        ),
+    )
+
+
+@case("json_api_pretty", "curl JSON API (pretty)", clean=True, decisive=['"total": 900', '"has_more": true'])
+def _json_pretty(root: Path) -> bytes:
+    events = [
+        {
+            "id": f"evt_{i:06d}",
+            "type": "invoice.paid" if i % 3 else "invoice.payment_failed",
+            "amount": i * 25,
+            "currency": "eur",
+        }
+        for i in range(900)
+    ]
+    return _json_api(root, json.dumps({"object": "list", "total": 900, "has_more": True, "data": events}, indent=2))
+
+
+@case("npm_view_json", "npm view --json", clean=True, decisive=['"name": "typescript"'])
+def _npm_view(root: Path) -> bytes:
+    return sh("npm view typescript@5.4.5 --json", root)
+
+
+def main(argv: list[str]) -> int:
+    OUT.mkdir(exist_ok=True)
+    labels = json.loads(LABELS.read_text()) if LABELS.exists() else {}
+    if argv == ["--labels"]:  # rewrite the labels from the cases above, keeping the outputs
+        labels = {c.name: {"tool": c.tool, "clean": c.clean, "decisive": c.decisive} for c in CASES}
+        LABELS.write_text(json.dumps(labels, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    wanted = set(argv)
+    for c in CASES:
+        if wanted and c.name not in wanted:
+            continue
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
+            try:
+                data = c.make(Path(tmp))
+            except Exception as exc:
+                print(f"{c.name}: FAILED to generate: {exc!r}", file=sys.stderr)
+                continue
+        data = data.replace(tmp.encode(), b"/tmp/work")
+        with open(OUT / f"{c.name}.txt.gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+            f.write(data)
+        labels[c.name] = {"tool": c.tool, "clean": c.clean, "decisive": c.decisive}
+        missing = [d for d in c.decisive if d.encode() not in data]
+        print(
+            f"{c.name}: {len(data):,} bytes, {data.count(10):,} lines, {time.monotonic() - start:.1f}s"
+            + (f"  MISSING LABELS: {missing}" if missing else "")
+        )
+    LABELS.write_text(json.dumps(dict(sorted(labels.items())), indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

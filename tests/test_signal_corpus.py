@@ -1,0 +1,75 @@
+"""The signal engine on the public corpus: real outputs of real tools (tests/corpus/).
+
+For every output: each labelled decisive line is in the preview, within 1,000
+preview tokens (the whole replacement within 1,250); a clean run is never
+described as failing; Hyperscan and RE2 find the same lines.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from offloader import ContextOffloader, InMemoryStorage
+from offloader.signal import make_preview, read_signal
+from offloader.tokens import TiktokenCounter
+
+CORPUS = Path(__file__).parent / "corpus"
+LABELS: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
+COUNTER = TiktokenCounter()
+
+
+def output(name: str) -> bytes:
+    with gzip.open(CORPUS / "outputs" / f"{name}.txt.gz") as f:
+        return f.read()
+
+
+def test_the_corpus_is_broad() -> None:
+    tools = {label["tool"].split()[0] for label in LABELS.values()}
+    assert len(LABELS) >= 40 and len(tools) >= 20
+    assert sum(label["clean"] for label in LABELS.values()) >= 8
+    assert all((CORPUS / "outputs" / f"{name}.txt.gz").exists() for name in LABELS)
+
+
+@pytest.mark.parametrize("name", sorted(LABELS))
+def test_decisive_lines_are_in_the_preview_within_budget(name: str) -> None:
+    text = output(name).decode("utf-8", "surrogateescape")
+    preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
+    assert COUNTER.count(preview) <= 1000
+    missing = [line for line in LABELS[name]["decisive"] if line not in preview]
+    assert not missing, f"{name}: not in the preview: {missing}\n{preview}"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("name", sorted(LABELS))
+async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
+    text = output(name).decode("utf-8", "surrogateescape")
+    offloader = ContextOffloader(InMemoryStorage(), max_result_tokens=1100, preview_tokens=1000, counter=COUNTER)
+    result = {"toolUseId": f"t-{name}", "status": "success", "content": [{"text": text}]}
+    out = await offloader.process_tool_result("corpus", result)
+    shown = "\n".join(block.get("text", "") for block in out["content"])
+    assert COUNTER.count(shown) <= 1250
+    assert all(line in shown for line in LABELS[name]["decisive"])
+
+
+@pytest.mark.parametrize("name", sorted(n for n, label in LABELS.items() if label["clean"]))
+def test_a_clean_run_is_not_called_a_failure(name: str) -> None:
+    signal = read_signal(output(name))
+    assert not signal.failing, [u for u in signal.units if u.failure]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, label in LABELS.items() if not label["clean"]))
+def test_a_failed_run_shows_failure_evidence(name: str) -> None:
+    assert read_signal(output(name)).failing
+
+
+def test_hyperscan_and_re2_find_the_same_lines() -> None:
+    for name in LABELS:
+        data = output(name)
+        fast = [(u.lineno, u.kind) for u in read_signal(data, engine="hyperscan").units]
+        slow = [(u.lineno, u.kind) for u in read_signal(data, engine="re2").units]
+        assert fast == slow, name
