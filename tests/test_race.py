@@ -10,6 +10,8 @@ fine. ``OFFLOAD_RACE_SECONDS`` sets the length (``nox -s race`` runs 60 s).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -67,3 +69,32 @@ def test_the_race_check_sees_a_write_through_a_swapped_folder(tmp_path: Path) ->
     (root / "sessions" / "s1").unlink()
     assert differences(before, snapshot(tmp_path, skip=root)) == ["changed decoy/s1/context.jsonl"]
     assert MARK in (decoy / "s1" / "ledger.jsonl").read_text()
+
+
+_HOSTILE_CHILD = r"""
+import glob, os, sys
+ws, decoy = sys.argv[1], sys.argv[2]
+sys.stdout.write("line of output\n" * 50000)
+sys.stdout.flush()
+session = os.path.join(ws, "sessions", "cli")
+os.rename(session, session + ".real")
+os.makedirs(os.path.join(decoy, "cli"), exist_ok=True)
+for tmp in glob.glob(os.path.join(session + ".real", ".tmp-run-*")):
+    os.rename(tmp, os.path.join(decoy, "cli", os.path.basename(tmp)))
+os.symlink(os.path.join(decoy, "cli"), session)
+"""
+
+
+def test_offload_run_child_cannot_redirect_the_stored_output(tmp_path: Path) -> None:
+    """The command ``offload run`` runs swaps its session folder for a link while its output is stored."""
+    root, decoy = tmp_path / "ws", tmp_path / "decoy"
+    decoy.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "offloader.cli", "run", "--workdir", str(root), "--quiet", "--",
+         sys.executable, "-c", _HOSTILE_CHILD, str(root), str(decoy)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    planted = sorted(p.name for p in (decoy / "cli").iterdir())
+    assert [n for n in planted if not n.startswith(".tmp-run-")] == [], done.stderr  # nothing of ours out there
+    assert len(planted) == 1  # only the temp file the command itself moved out
+    assert "Traceback" not in done.stderr

@@ -13,6 +13,7 @@ I/O runs in worker threads.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import secrets
@@ -210,3 +211,80 @@ class LocalWorkspace(Workspace):
     def path(self) -> Path:
         """The workdir as a host path."""
         return Path(self._root)
+
+
+class HeldFolder:
+    """A workspace folder held by descriptor while a long-running writer fills a file in it.
+
+    ``offload run`` streams a command's output into a temp file in the session
+    folder while the command runs, and the command can write into the workdir.
+    The folder is opened race-free (no symlink followed) before the command
+    starts; afterwards every step goes through that descriptor (``path`` is its
+    ``/proc/self/fd`` entry) and the stored file through a descriptor of its own
+    (``pin``), so swapping a folder or the file's name for a symlink cannot send
+    the link, the preview or a removal outside the workdir. Without ``/proc``
+    the plain paths are used (not race-free).
+    """
+
+    def __init__(self, root: str, rel: str) -> None:
+        self._tree = ConfinedTree(root)
+        self._tree.open()
+        self._root, self._rel = root, rel
+        try:
+            with self._tree.folder(rel, create=True) as dirfd:
+                self._fd = os.dup(dirfd)
+        except BaseException:
+            self._tree.close()
+            raise
+        self._proc = os.path.isdir(f"/proc/self/fd/{self._fd}")
+        self.path = f"/proc/self/fd/{self._fd}" if self._proc else os.path.join(root, rel)
+        self._temp: str | None = None
+        self._pinned: int | None = None
+
+    def pin(self, temp: str) -> str:
+        """Hold the just-created file ``temp`` (in this folder) by descriptor; returns a path no rename redirects."""
+        self._temp = os.path.basename(temp)
+        if not self._proc:
+            return temp
+        self._pinned = os.open(self._temp, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self._fd)
+        return f"/proc/self/fd/{self._pinned}"
+
+    def link(self, name: str) -> None:
+        """Give the pinned file its final ``name`` in this folder (``linkat``; FileExistsError if taken)."""
+        if self._pinned is None or self._temp is None:
+            os.link(os.path.join(self.path, self._temp or ""), os.path.join(self.path, name))
+            return
+        os.link(f"/proc/self/fd/{self._pinned}", name, dst_dir_fd=self._fd, follow_symlinks=True)
+
+    def unlink(self, name: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=self._fd)
+
+    def discard_temp(self) -> None:
+        if self._temp is not None:
+            self.unlink(self._temp)
+
+    def remove_empty(self, rels: Sequence[str]) -> None:
+        """Remove the folders ``rels`` (deepest last in the list) while they are empty; "" is the workdir."""
+        for rel in reversed(rels):
+            parent, name = self._tree.split(rel)
+            try:
+                if not rel:
+                    os.rmdir(self._root)
+                else:
+                    with self._tree.folder(parent) as dirfd:
+                        os.rmdir(name, dir_fd=dirfd)  # never follows a link
+                    self._tree.forget(rel)
+            except (OSError, ValueError):
+                break  # not empty: something was offloaded (or another writer is there)
+
+    def __enter__(self) -> HeldFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for fd in (self._pinned, self._fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._pinned = None
+        self._tree.close()

@@ -90,20 +90,23 @@ def run(
         raise click.BadParameter("run streams output to a local disk; give a folder", param_hint="--workdir")
     if tee is None:
         tee = not as_json and sys.stdout.isatty()
-    from offloader.core.errors import NotEnoughSpace
+    from offloader.core.errors import NotEnoughSpace, PathOutsideWorkspace
     from workspaces import LocalWorkspace
+    from workspaces.local import HeldFolder
 
     ws = LocalWorkspace(workdir)
-    folder = os.path.join(str(ws.path), ws.session_dir(session_id))
-    created = [p for p in (str(ws.path), os.path.dirname(folder), folder) if not os.path.isdir(p)]
+    rel_folder = ws.session_dir(session_id)
+    created = [r for r in ("", "sessions", rel_folder) if not os.path.isdir(os.path.join(str(ws.path), r))]
     try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as exc:
-        raise click.ClickException(f"cannot create {folder}: {exc}") from exc
+        held = HeldFolder(str(ws.path), rel_folder)
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"cannot create {os.path.join(str(ws.path), rel_folder)}: {exc}") from exc
+    folder = held.path  # the session folder by descriptor: the command cannot redirect it with a symlink
     tmp = os.path.join(folder, f".tmp-run-{secrets.token_hex(6)}")
-    with forward_signals() as forwarder:
+    with forward_signals() as forwarder, held:
         try:
             with open(tmp, "xb", buffering=0) as dst:
+                tmp = held.pin(tmp)  # from here on the stored file itself, whatever its name becomes
                 try:
                     done = capture(command, dst, forwarder, tee=tee, pty_mode=pty_mode)
                 except FileNotFoundError:
@@ -114,18 +117,13 @@ def run(
                 if done.failure is not None:
                     _raise_space(done.failure)
                 outcome = anyio.run(
-                    _finish_run, ws, session_id, command, done, forwarder.first, tmp, max_tokens, preview_tokens
+                    _finish_run, ws, session_id, command, done, forwarder.first, tmp, held, max_tokens, preview_tokens
                 )
-            except NotEnoughSpace as exc:
+            except (NotEnoughSpace, PathOutsideWorkspace) as exc:  # full disk; a folder swapped for a link
                 _fail(f"{exc}; output not kept", exit_status(done.returncode, forwarder.first) or 1)
         finally:
-            if os.path.lexists(tmp):
-                os.unlink(tmp)
-            for d in reversed(created):  # small output: leave no empty session (or workdir) behind
-                try:
-                    os.rmdir(d)
-                except OSError:
-                    break  # not empty: something was offloaded (or another writer is there)
+            held.discard_temp()
+            held.remove_empty(created)  # small output: leave no empty session (or workdir) behind
         code = exit_status(done.returncode, forwarder.first)
         outcome["exit_code"] = code
         try:
@@ -160,6 +158,7 @@ async def _finish_run(
     done: Capture,
     signum: int | None,
     tmp: str,
+    held: Any,
     max_tokens: int,
     preview_tokens: int,
 ) -> dict[str, Any]:
@@ -194,13 +193,13 @@ async def _finish_run(
     async with ws:
         tid = f"run-{secrets.token_hex(6)}"
         rel = f"{ws.session_dir(session_id)}/tool_result-{safe_name(tid)}.txt"
-        host = os.path.join(str(ws.path), rel)
+        name = os.path.basename(rel)
         try:
-            await anyio.to_thread.run_sync(os.link, tmp, host)  # atomic, never overwrites
+            await anyio.to_thread.run_sync(held.link, name)  # atomic, never overwrites
         except OSError as exc:
             _raise_space(exc)
         ref = ws.reference(rel)
-        preview = await anyio.to_thread.run_sync(preview_output, host, size, preview_tokens)
+        preview = await anyio.to_thread.run_sync(preview_output, tmp, size, preview_tokens)
         code = exit_status(done.returncode, signum)
         try:
             await ws._record(
@@ -219,8 +218,8 @@ async def _finish_run(
                     "stderr_lines": done.stderr_lines,
                 },
             )
-        except OSError:
-            os.unlink(host)  # no ledger line: keep nothing half-recorded
+        except BaseException:
+            held.unlink(name)  # no ledger line: keep nothing half-recorded
             raise
     notes = [f"exit code {code}"]
     if signum:
