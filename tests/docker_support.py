@@ -34,7 +34,9 @@ GNU = "gnu"
 GNU_NO_FIND = "gnu-no-find"
 
 GNU_TOOLS: tuple[str, ...] = ("cat", "mkdir", "realpath", "stat", "dd", "ln", "mv", "rm", "truncate", "tar")
-GNU_TOOLS += ("grep", "find", "sleep", "ls", "printf")
+GNU_TOOLS += ("grep", "find", "sleep", "ls", "printf", "flock")
+#: Bump when the images' contents change (so an old image is not reused).
+_IMAGE_REVISION = b"flock-2"
 
 
 def engine_client() -> Any | None:
@@ -52,7 +54,7 @@ def engine_client() -> Any | None:
 def image_tag(variant: str = FULL) -> str:
     """The tag of a test image; it encodes the source binary's hash so an upgrade rebuilds it."""
     with open(BUSYBOX if variant == FULL else "/bin/sh", "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:12]
+        digest = hashlib.sha256(f.read() + _IMAGE_REVISION).hexdigest()[:12]
     return f"offloader-test/{variant}:{digest}"
 
 
@@ -74,6 +76,7 @@ def build_image(client: Any, variant: str = FULL) -> str:
             tar.addfile(info)
         if variant == FULL:
             _add_busybox(tar)
+            _add_programs(tar, {"flock": _host_tool("flock")})  # Debian's busybox-static lacks the applet
         else:
             _add_gnu(tar, [t for t in GNU_TOOLS if not (variant == GNU_NO_FIND and t == "find")])
         for name, text in (
@@ -105,20 +108,33 @@ def _add_busybox(tar: tarfile.TarFile) -> None:
             tar.addfile(link)
 
 
+def _host_tool(tool: str) -> str:
+    found = shutil.which(tool)
+    if found is None:
+        raise RuntimeError(f"the host lacks {tool}")
+    return os.path.realpath(found)
+
+
 def _add_gnu(tar: tarfile.TarFile, tools: list[str]) -> None:
     """Copy host programs (``sh`` is the host's /bin/sh) and every library ``ldd`` names."""
     programs = {"sh": os.path.realpath("/bin/sh")}
-    for tool in tools:
-        found = shutil.which(tool)
-        if found is None:
-            raise RuntimeError(f"the host lacks {tool}")
-        programs[tool] = os.path.realpath(found)
+    programs.update((tool, _host_tool(tool)) for tool in tools)
+    _add_programs(tar, programs)
+
+
+def _add_programs(tar: tarfile.TarFile, programs: dict[str, str]) -> None:
     libraries: set[str] = set()
     for path in programs.values():
         out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
         libraries.update(word for word in out.split() if word.startswith("/"))
     for name, path in programs.items():
         tar.add(path, f"bin/{name}")
+    folders = {os.path.dirname(lib.lstrip("/")) for lib in libraries}
+    for folder in sorted({"/".join(f.split("/")[: i + 1]) for f in folders for i in range(f.count("/") + 1)}):
+        if folder:  # readable by every user (an implicit folder would be root-only)
+            info = tarfile.TarInfo(folder)
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(info)
     for lib in sorted(libraries):
         tar.add(os.path.realpath(lib), lib.lstrip("/"))
 

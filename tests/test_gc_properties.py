@@ -1,4 +1,4 @@
-"""gc keeps its promises for any policy (hypothesis), on a real folder and on S3 (moto).
+"""gc keeps its promises for any policy (hypothesis): a real folder, S3 (moto), Docker, E2B (envd server).
 
 For random workspaces, policies and writers acting *during* the collection:
 gc never removes a pinned item, an item younger than the grace period, or
@@ -8,6 +8,7 @@ afterwards; a dry run lists exactly what the real run then removes.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import secrets
@@ -22,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from offloader.core.messages import Message, TextBlock, ToolResultBlock
-from tests.s3_server import s3_server_or_skip
 from workspaces import LocalWorkspace, Workspace
 from workspaces.inventory import fold_status, inventory
 from workspaces.retention import RetentionPolicy, collect_garbage
@@ -159,24 +159,24 @@ def _run(backend: str, tmp: Path, items: list[Spec], policy: dict[str, Any], wri
         if backend == "local":
             async with LocalWorkspace(tmp / secrets.token_hex(4)) as ws:
                 await _check(ws, items, policy, writers, time.time())
-        else:
-            from workspaces.fsspec import FsspecWorkspace
-
-            server = s3_server_or_skip()
-            async with FsspecWorkspace(f"s3://{server.new_bucket()}/w", **server.storage_options()) as ws:
-                # S3 cannot back-date objects: the collection's clock moves forward instead (all items old)
-                shift = 0.0 if policy["max_age"] is None else 2 * policy["temp_grace"] + policy["max_age"] + 10
-                await _check(ws, items, policy, writers, time.time() + shift)
+            return
+        module = importlib.import_module(f"tests.backends.{backend}")
+        folder = tmp / secrets.token_hex(4)
+        folder.mkdir()
+        async with module.open_workspace(folder) as ws:
+            # files cannot be back-dated here: the collection's clock moves forward instead (all items old)
+            shift = 0.0 if policy["max_age"] is None else 2 * policy["temp_grace"] + policy["max_age"] + 10
+            await _check(ws, items, policy, writers, time.time() + shift)
 
     anyio.run(go)
 
 
-@pytest.mark.parametrize("backend", ["local", "s3"])
+@pytest.mark.parametrize("backend", ["local", "s3", "docker", "e2b"])
 def test_gc_never_removes_what_it_promises_to_keep(backend: str, tmp_path: Path) -> None:
-    examples = 60 if backend == "local" else 15
+    examples = {"local": 60, "docker": 4}.get(backend, 6)
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(items=st.lists(_item, min_size=1, max_size=10), policy=_policy, writers=_writers)
+    @given(items=st.lists(_item, min_size=1, max_size=8), policy=_policy, writers=_writers)
     def prop(items: list[Spec], policy: dict[str, Any], writers: dict[str, Any]) -> None:
         _run(backend, tmp_path, items, policy, writers)
 

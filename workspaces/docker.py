@@ -66,6 +66,9 @@ __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
 #: Programs the image must provide (busybox provides all of them).
 REQUIRED_TOOLS = ("sh", "tar", "find", "stat", "grep", "dd", "cat", "ln", "mv", "rm", "mkdir", "realpath", "truncate")
 
+#: Used when the image has it: appends and gc's removals then take a lock (busybox builds may lack it).
+_LOCK_TOOLS = ("flock",)
+_LISTED_MAX = 200_000
 _ENV = {"LC_ALL": "C"}
 _OPTIONAL = set("*?{")  # the atom before these may be absent
 _BREAKS = set(".^$+")  # these end a literal run
@@ -153,12 +156,37 @@ t=$d/.tmp-$3
 cat > "$t" || { rm -f "$t"; exit 1; }
 s=$(stat -c %s "$t")
 [ "$s" = "$n" ] || { rm -f "$t"; echo "received $s of $n bytes" >&2; exit 6; }
+if [ "$4" = 1 ]; then
+  while :; do
+    exec 9>>"$p" && flock 9 || { rm -f "$t"; exit 1; }
+    [ "$p" -ef /proc/self/fd/9 ] && break
+    exec 9>&-
+  done
+fi
 before=$(stat -c %s "$p" 2>/dev/null || echo 0)
 if dd if="$t" of="$p" bs="$n" count=1 oflag=append conv=notrunc status=none; then rm -f "$t"; exit 0; fi
-after=$(stat -c %s "$p" 2>/dev/null || echo 0)
-grown=$((after - before))
-if [ "$grown" -gt 0 ] && [ "$grown" -lt "$n" ]; then truncate -s "$before" "$p"; fi
+[ "$4" = 1 ] && truncate -s "$before" "$p"
 rm -f "$t"; exit 1
+"""
+
+_REMOVE_IF = r"""
+p=./$1
+{ [ -f "$p" ] && [ ! -L "$p" ]; } || { echo 0; exit 0; }
+parent "$1"
+inside "$d"
+exec 9<"$p" || { echo 0; exit 0; }
+flock 9 || exit 1
+a=$d/.tmp-gc-$3
+mv -f "$p" "$a" 2>/dev/null || { echo 0; exit 0; }
+if [ "$a" -ef /proc/self/fd/9 ] && [ "$(stat -c '%s|%y' "$a")" = "$2" ]; then rm -f "$a"; echo 1; exit 0; fi
+if ln "$a" "$p" 2>/dev/null; then rm -f "$a"
+else
+  case $p in
+    *.jsonl) exec 8>>"$p"; flock 8; cat "$p" >> "$a" && mv -f "$a" "$p" ;;
+    *) rm -f "$a" ;;
+  esac
+fi
+echo 0
 """
 
 _REMOVE = r"""
@@ -223,6 +251,7 @@ class DockerWorkspace(Workspace):
         self._owned = False
         self._real_workdir = ""
         self._missing: frozenset[str] = frozenset()
+        self._listed: dict[FileInfo, str] = {}  # stat text of listed files, for gc's exact re-check
 
     @property
     def container(self) -> Any:
@@ -235,7 +264,7 @@ class DockerWorkspace(Workspace):
         try:
             await anyio.to_thread.run_sync(self._attach_or_create)
             result = await self._exec_sync_in_thread(
-                ["sh", "-c", _INIT, "sh", self.workdir, *REQUIRED_TOOLS], workdir="/"
+                ["sh", "-c", _INIT, "sh", self.workdir, *REQUIRED_TOOLS, *_LOCK_TOOLS], workdir="/"
             )
             self._raise_for(result, "preparing the workdir", "")
             lines = result.stdout.decode("utf-8", "replace").splitlines()
@@ -439,18 +468,30 @@ class DockerWorkspace(Workspace):
         if not data:
             return
         self._need("dd", "cat", "stat", "mkdir", "realpath")
-        args = [path, str(len(data)), secrets.token_hex(6)]
+        args = [path, str(len(data)), secrets.token_hex(6), "0" if "flock" in self._missing else "1"]
         await self._script(_APPEND, args, stdin=data, what="appending to", path=path)
 
     async def _list(self, path: str) -> list[FileInfo]:
         self._need("find", "stat", "realpath")
         result = await self._script(_LIST, [path, "*\n*"], what="listing", path=path)
         found = []
+        if len(self._listed) > _LISTED_MAX:
+            self._listed.clear()
         for line in result.stdout.decode("utf-8", "surrogateescape").splitlines():
             parsed = _parse_stat(line, with_name=True)
             if parsed is not None:
                 found.append(parsed)
+                self._listed[parsed] = "|".join(line.split("|", 2)[:2])  # the exact stat text gc re-checks
         return found
+
+    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
+        """Under ``flock`` (appends take it too): move aside, compare the exact stat text, unlink or put back."""
+        stamp = self._listed.pop(seen, None)
+        if stamp is None or "flock" in self._missing:
+            return await super()._remove_if_unchanged(path, seen)
+        args = [path, stamp, secrets.token_hex(6)]
+        result = await self._script(_REMOVE_IF, args, what="removing", path=path)
+        return result.stdout.strip() == b"1"
 
     async def _stat(self, path: str) -> FileInfo | None:
         self._need("stat", "realpath")

@@ -88,6 +88,7 @@ T = TypeVar("T")
 _MARK = "\x1eoffloader\x1e"  # separates our output from anything a login profile prints
 _ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows 128 KiB per string)
 _SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
+_LISTED_MAX = 200_000
 _EXIT_OUTSIDE, _EXIT_MISSING, _EXIT_ISDIR, _EXIT_IO = 91, 92, 93, 94
 
 # Helpers every script starts with (forks kept few: each one costs milliseconds in a busy sandbox).
@@ -156,6 +157,7 @@ class E2BWorkspace(Workspace):
         super().__init__(workdir)
         self.ledger_batch = ledger_batch
         self._sandbox: Any = sandbox
+        self._listed: dict[FileInfo, str] = {}  # listing text of files, for gc's exact re-check
         self._owns_sandbox = sandbox is None
         self._template = template
         self._api_key = api_key
@@ -252,7 +254,8 @@ class E2BWorkspace(Workspace):
         script = (
             f'{cleanup}_in {q}; _dir {q}; _mk "$d"\n'
             f"if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
-            f"exec 9>>{q} || exit {_EXIT_IO}\nflock 9 || exit {_EXIT_IO}\n"
+            f"while :; do exec 9>>{q} && flock 9 || exit {_EXIT_IO}\n"
+            f"  [ {q} -ef /proc/self/fd/9 ] && break; exec 9>&-; done\n"  # gc moved it aside: reopen the name
             f"s=$(stat -c %s -- {q}) || exit {_EXIT_IO}\n"
             f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {_EXIT_IO}; }}'
         )
@@ -266,12 +269,36 @@ class E2BWorkspace(Workspace):
         )
         out = await self._script(script, path=path)
         found = []
+        if len(self._listed) > _LISTED_MAX:
+            self._listed.clear()
         for record in out.split("\0"):
             if not record:
                 continue
             size, mtime, rel = record.split(" ", 2)
-            found.append(FileInfo(f"{path}/{rel}" if path else rel, int(size), float(mtime)))
+            info = FileInfo(f"{path}/{rel}" if path else rel, int(size), float(mtime))
+            found.append(info)
+            self._listed[info] = f"{size} {mtime}"  # the exact text gc re-checks before removing
         return found
+
+    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
+        """Under ``flock`` (appends take it too): move aside, compare the exact listing text, unlink or put back."""
+        stamp = self._listed.pop(seen, None)
+        if stamp is None:
+            return await super()._remove_if_unchanged(path, seen)
+        q, a = shlex.quote(path), f'"$d/.tmp-gc-{secrets.token_hex(6)}"'
+        script = (
+            f"printf '%s' {shlex.quote(_MARK)}; _dir {q}; _in \"$d\"\n"
+            f"{{ [ -f {q} ] && [ ! -L {q} ]; }} || {{ echo 0; exit 0; }}\n"
+            f"exec 9<{q} || {{ echo 0; exit 0; }}\nflock 9 || exit {_EXIT_IO}\n"
+            f"mv -f -T -- {q} {a} 2>/dev/null || {{ echo 0; exit 0; }}\n"
+            f"now=$(find -P {a} -maxdepth 0 -printf '%s %T@')\n"
+            f'if [ {a} -ef /proc/self/fd/9 ] && [ "$now" = {shlex.quote(stamp)} ]\n'
+            f"then rm -f -- {a}; echo 1; exit 0; fi\n"
+            f"if ln -T -- {a} {q} 2>/dev/null; then rm -f -- {a}\n"
+            f"else case {q} in *.jsonl) exec 8>>{q}; flock 8; cat -- {q} >> {a} && mv -f -T -- {a} {q};;"
+            f" *) rm -f -- {a};; esac; fi\necho 0"
+        )
+        return (await self._script(script, path=path)).strip() == "1"
 
     async def _stat(self, path: str) -> FileInfo | None:
         try:
