@@ -1,33 +1,40 @@
-"""Tool-result offload, side by side: this project vs Strands Agents and AgentScope.
+"""Tool-result offload, side by side in one run: this project vs Strands Agents, AgentScope and a bare write.
 
-Run: ``python benchmarks/bench_offload.py`` (about a minute; prints markdown tables).
+Run: ``python benchmarks/bench_offload.py`` (a few minutes; ``--quick`` for fewer
+repetitions). Prints markdown tables and writes ``benchmarks/results/bench_offload.json``.
 
-Payloads: a 150 KB compact JSON page and a 5 MB build log whose failure is on its
-last lines, both as one text block of a Strands-shaped tool result (each
-framework gets its own native shape, built outside the timed region). Every
-repetition uses a fresh tool-call id, so nothing is deduplicated away.
+Payloads (each one text block of a tool result; every repetition uses a fresh id):
+a 150 KB compact JSON page, a 5 MB and a 50 MB build log whose failure is in the
+middle and at the end, and a 5 MB one-line JSON document whose scalars follow a big array.
 
-Rows (median wall time per offload, and the ratio to the floor):
+Rows (median wall ms per offload, rows run round-robin so machine load hits them alike):
 
-* floor: a bare atomic write of the same bytes (temp file + ``os.replace``);
-* ``LocalWorkspace.offload_tool_result`` (this project, raw store);
-* ``ContextOffloader`` (this project) over a ``LocalWorkspace`` and over
-  ``InMemoryStorage``: token decision, signal-keeping preview, store, reshape;
-* Strands Agents 1.62 ``ContextOffloader`` with its ``InMemoryStorage`` and
-  ``FileStorage``, driven through its real ``AfterToolCallEvent`` hook method
-  (``_handle_tool_result``) with a minimal stand-in event/agent carrying the
-  attributes the hook reads; its token count is Strands' own default
-  ``Model.count_tokens`` heuristic;
-* AgentScope 2.0.11 ``agentscope.workspace.LocalWorkspace.offload_tool_result``.
+* ``bare_write``: an atomic write of the already-encoded bytes (temp file + ``os.replace``);
+* ``ours``: ``ContextOffloader.process_tool_result`` into a ``LocalWorkspace`` (size
+  decision, signal preview, store, reshape);
+* ``ours_store``: ``LocalWorkspace.offload_tool_result`` alone (the storage part of
+  ``ours``); ``ours - ours_store`` is the time spent outside storage;
+* ``strands``: Strands Agents 1.62 ``ContextOffloader`` with ``FileStorage``, driven
+  through its ``AfterToolCallEvent`` hook method with a stand-in event/agent (its
+  default token heuristic);
+* ``agentscope``: AgentScope 2.0.11 ``LocalWorkspace.offload_tool_result`` (stores
+  and returns a path; it leaves no preview in context).
 
-The "failure in context" column says whether what the model would see after the
-offload still contains the log's final ``BUILD FAILED`` line. A second table
-shows tokenizer work for the offload decision on 50 KB vs 50 MB.
+Then retrieval: a 100-line range of the just-offloaded 50 MB log, read with the
+``retrieve_offloaded_content`` retriever (median of 50 reads at spread offsets;
+the first read, which builds the line index, is reported separately).
+
+Then signal recall on the public corpus (``tests/corpus``): the share of labelled
+decisive lines that are in what the model sees after the offload, at the same
+1,000-token preview budget, for ours, Strands (head of the text) and a naive
+first-2,000 + last-2,000-characters cut; and how many clean runs each calls failing.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import gzip
 import json
 import os
 import statistics
@@ -39,16 +46,23 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # measure this checkout's code
 
-from offloader import ContextOffloader, InMemoryStorage
-from offloader.tokens import TiktokenCounter, estimate_tokens
-from workspaces import LocalWorkspace
+from offloader import ContextOffloader  # noqa: E402
+from offloader.retrieval import Retriever  # noqa: E402
+from offloader.signal import read_signal  # noqa: E402
+from offloader.tokens import TiktokenCounter  # noqa: E402
+from workspaces import LocalWorkspace  # noqa: E402
 
-FAILURE = "BUILD FAILED: exit code 2"
+RESULTS = ROOT / "benchmarks" / "results" / "bench_offload.json"
+CORPUS = ROOT / "tests" / "corpus"
 
 
-def json_payload() -> str:
+# ---------------------------------------------------------------- payloads
+
+
+def json_page() -> str:
     rows = [
         {"id": i, "name": f"customer {i}", "email": f"user{i}@example.com", "active": i % 3 != 0, "score": i * 1.5}
         for i in range(1700)
@@ -56,19 +70,30 @@ def json_payload() -> str:
     return json.dumps({"items": rows, "next": "cursor-abc", "total": len(rows)})
 
 
-def log_payload() -> str:
-    lines = [
-        f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms"
-        for i in range(72_000)
-    ]
-    return "\n".join(lines) + "\nld: undefined reference to `main'\n" + FAILURE + "\n"
+def build_log(megabytes: int) -> str:
+    lines = []
+    n = megabytes * 14_400
+    for i in range(n):
+        lines.append(f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d} INFO [worker-{i % 8}] compiled unit_{i}.o in 12ms")
+        if i == n // 2:
+            lines.append("src/ledger.c:214:9: error: 'balance' undeclared (first use in this function)")
+    return "\n".join(lines) + "\nld: undefined reference to `main'\nBUILD FAILED: exit code 2\n"
 
 
-def atomic_write(folder: Path, name: str, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, folder / name)
+def one_line_json(megabytes: int) -> str:
+    hits = [{"doc": f"doc-{i}", "shard": i % 12, "score": round(1 / (i + 1), 6)} for i in range(megabytes * 21_000)]
+    return json.dumps({"took_ms": 812, "hits": hits, "status": "partial_failure", "failed_shards": 1})
+
+
+PAYLOADS: dict[str, tuple[Callable[[], str], str]] = {
+    "150 KB JSON": (json_page, '"total": 1700'),
+    "5 MB log": (lambda: build_log(5), "error: 'balance' undeclared"),
+    "50 MB log": (lambda: build_log(50), "error: 'balance' undeclared"),
+    "5 MB one-line JSON": (lambda: one_line_json(5), '"status": "partial_failure"'),
+}
+
+
+# ---------------------------------------------------------------- systems
 
 
 class _StrandsAgent:
@@ -86,22 +111,29 @@ class _StrandsAgent:
         self.sandbox = None  # host filesystem for FileStorage
 
 
-async def measure(rows: list[tuple[str, Callable[[int], Awaitable[Any]]]], reps: int) -> list[tuple[float, Any]]:
-    """Median time per row, the rows run round-robin so machine load hits them alike."""
-    for _, fn in rows:
-        await fn(-1)  # warm-up (imports, encodings, folders)
-    times: list[list[float]] = [[] for _ in rows]
-    last: list[Any] = [None] * len(rows)
-    for i in range(reps):
-        for k, (_, fn) in enumerate(rows):
-            start = time.perf_counter()
-            last[k] = await fn(i)
-            times[k].append(time.perf_counter() - start)
-    return [(statistics.median(t), v) for t, v in zip(times, last, strict=True)]
+def strands_offloader(folder: Path, **options: int) -> Any:
+    """Strands' ContextOffloader with FileStorage (its defaults unless ``options`` say otherwise)."""
+    from strands.vended_plugins.context_offloader import ContextOffloader as StrandsOffloader
+    from strands.vended_plugins.context_offloader import FileStorage
+
+    plugin = StrandsOffloader(storage=FileStorage(str(folder)), **options)
+    agent = _StrandsAgent()
+
+    async def run(result: dict[str, Any]) -> Any:
+        event = types.SimpleNamespace(
+            cancel_message=None,
+            tool_use={"name": "bash", "toolUseId": result["toolUseId"]},
+            selected_tool=None,
+            result=result,
+            agent=agent,
+        )
+        await plugin._handle_tool_result(event)
+        return event.result
+
+    return run
 
 
-def context_text(value: Any) -> str:
-    """What the model would see, as text, for any of the returned shapes."""
+def shown_text(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
@@ -109,141 +141,188 @@ def context_text(value: Any) -> str:
     return "\n".join(getattr(b, "text", "") for b in getattr(value, "content", ()))
 
 
-async def bench_payload(label: str, text: str, reps: int, root: Path) -> list[tuple[str, str, float, str]]:
+def atomic_write(folder: Path, name: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, folder / name)
+
+
+async def measure(rows: dict[str, Callable[[int], Awaitable[Any]]], reps: int) -> dict[str, tuple[float, Any]]:
+    """Median ms per row (round-robin), and the last value each returned."""
+    for fn in rows.values():
+        await fn(-1)  # warm-up (imports, encodings, folders)
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    last: dict[str, Any] = {}
+    for i in range(reps):
+        for name, fn in rows.items():
+            start = time.perf_counter()
+            last[name] = await fn(i)
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: (statistics.median(t), last[name]) for name, t in times.items()}
+
+
+async def bench_payload(label: str, text: str, reps: int, root: Path) -> dict[str, Any]:
     from agentscope.message import TextBlock as AsText
     from agentscope.message import ToolResultBlock as AsResult
     from agentscope.workspace import LocalWorkspace as AsWorkspace
-    from strands.vended_plugins.context_offloader import ContextOffloader as StrandsOffloader
-    from strands.vended_plugins.context_offloader import FileStorage as StrandsFile
-    from strands.vended_plugins.context_offloader import InMemoryStorage as StrandsMemory
 
     data = text.encode()
-    results = []
-
-    def strands_result(i: int) -> dict[str, Any]:
-        return {"toolUseId": f"{label}-{i}", "status": "success", "content": [{"text": text}]}
-
-    floor_dir = root / "floor"
-    floor_dir.mkdir()
-
-    async def floor(i: int) -> str:
-        atomic_write(floor_dir, f"tool_result-{i}.txt", data)
-        return "(path only)"
-
-    rows: list[tuple[str, Callable[[int], Awaitable[Any]]]] = [("bare atomic write (floor)", floor)]
-
-    ours = LocalWorkspace(root / "ours")
-    await ours.open()
-    raw_results = {i: strands_result(i) for i in range(-1, reps)}
-
-    async def ours_raw(i: int) -> str:
-        await ours.offload_tool_result("bench", raw_results[i])
-        return "(path only)"
-
-    rows.append(("offloader: LocalWorkspace.offload_tool_result", ours_raw))
-
-    ours_ctx = LocalWorkspace(root / "ours_ctx")
-    await ours_ctx.open()
-    counter = TiktokenCounter()
-    ctx_ws = ContextOffloader(ours_ctx, counter=counter)
-    ctx_mem = ContextOffloader(InMemoryStorage(), counter=counter)
-
-    async def ours_ctx_ws(i: int) -> Any:
-        return await ctx_ws.process_tool_result("bench", raw_results[i])
-
-    async def ours_ctx_mem(i: int) -> Any:
-        return await ctx_mem.process_tool_result("bench", raw_results[i])
-
-    rows.append(("offloader: ContextOffloader(LocalWorkspace)", ours_ctx_ws))
-    rows.append(("offloader: ContextOffloader(InMemoryStorage)", ours_ctx_mem))
-
-    for name, storage in (
-        ("Strands ContextOffloader(InMemoryStorage)", StrandsMemory(evict_after_turns=None)),
-        ("Strands ContextOffloader(FileStorage)", StrandsFile(str(root / "strands_files"))),
-    ):
-        plugin, agent = StrandsOffloader(storage=storage), _StrandsAgent()
-
-        async def strands(i: int, plugin: Any = plugin, agent: Any = agent) -> Any:
-            event = types.SimpleNamespace(
-                cancel_message=None,
-                tool_use={"name": "bash", "toolUseId": f"{label}-{i}"},
-                selected_tool=None,
-                result=strands_result(i),
-                agent=agent,
-            )
-            await plugin._handle_tool_result(event)
-            return event.result
-
-        rows.append((name, strands))
-
+    results = {i: {"toolUseId": f"r{i}", "status": "success", "content": [{"text": text}]} for i in range(-1, reps)}
+    (root / "bare").mkdir()
+    store_ws, ours_ws = LocalWorkspace(root / "store"), LocalWorkspace(root / "ours")
+    await store_ws.open()
+    await ours_ws.open()
+    ours = ContextOffloader(ours_ws, counter=TiktokenCounter())
+    strands = strands_offloader(root / "strands")
     as_ws = AsWorkspace(workdir=str(root / "agentscope"))
-    as_blocks = {i: AsResult(id=f"{label}-{i}", name="bash", output=[AsText(text=text)]) for i in range(-1, reps)}
+    as_blocks = {i: AsResult(id=f"r{i}", name="bash", output=[AsText(text=text)]) for i in range(-1, reps)}
+
+    async def bare(i: int) -> str:
+        atomic_write(root / "bare", f"tool_result-{i}.txt", data)
+        return ""
+
+    async def ours_store(i: int) -> str:
+        return await store_ws.offload_tool_result("bench", results[i])
+
+    async def ours_full(i: int) -> Any:
+        return await ours.process_tool_result("bench", results[i])
+
+    async def strands_run(i: int) -> Any:
+        return await strands({**results[i], "content": [{"text": text}]})
 
     async def agentscope(i: int) -> str:
-        await as_ws.offload_tool_result("bench", as_blocks[i])
-        return "(path only)"
+        return await as_ws.offload_tool_result("bench", as_blocks[i])
 
-    rows.append(("AgentScope LocalWorkspace.offload_tool_result", agentscope))
-
+    rows = {"bare_write": bare, "ours": ours_full, "ours_store": ours_store, "strands": strands_run}
+    rows["agentscope"] = agentscope
     measured = await measure(rows, reps)
-    floor_time = measured[0][0]
-    for (name, _), (median, last) in zip(rows, measured, strict=True):
-        shown = context_text(last)
-        in_context = "n/a (returns a path)" if shown == "(path only)" else ("yes" if FAILURE in shown else "no")
-        if label.startswith("150"):
-            in_context = "-"
-        results.append((name, in_context, median, f"{median / floor_time:.2f}x"))
-    await ours.close()
-    await ours_ctx.close()
-    return results
+    await store_ws.close()
+    await ours_ws.close()
+    out = {name: round(ms, 3) for name, (ms, _) in measured.items()}
+    out["ours_outside_storage"] = round(max(0.0, out["ours"] - out["ours_store"]), 3)
+    needle = PAYLOADS[label][1]
+    out["signal_in_context"] = {
+        "ours": needle in shown_text(measured["ours"][1]),
+        "strands": needle in shown_text(measured["strands"][1]),
+    }
+    return out
 
 
-def bench_tokenizer() -> list[tuple[str, str, float, int]]:
+async def bench_retrieval(root: Path, reads: int = 50) -> dict[str, float]:
+    """A 100-line range of a just-offloaded 50 MB log: first read, then the median of ``reads``."""
+    text = build_log(50)
+    ws = LocalWorkspace(root / "retrieval")
+    await ws.open()
+    ref = await ws.offload_tool_result("bench", {"toolUseId": "big", "content": [{"text": text}]})
+    retriever = Retriever(ws)
+    total = text.count("\n")
+    start = time.perf_counter()
+    await retriever.retrieve(ref, line_range=(total // 2, total // 2 + 99))
+    first = (time.perf_counter() - start) * 1000
+    times = []
+    for k in range(reads):
+        line = 1 + (k * 7919 * 97) % (total - 100)
+        start = time.perf_counter()
+        await retriever.retrieve(ref, line_range=(line, line + 99))
+        times.append((time.perf_counter() - start) * 1000)
+    await ws.close()
+    return {"first_read_ms": round(first, 3), "median_ms": round(statistics.median(times), 3)}
+
+
+# ---------------------------------------------------------------- recall on the corpus
+
+
+async def bench_recall(root: Path) -> dict[str, Any]:
+    labels: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
     counter = TiktokenCounter()
-    line = "2024-05-01 10:00:00 INFO [worker-1] compiled unit.o in 12ms\n"
-    rows = []
-    for label, size in (("50 KB", 50_000), ("50 MB", 50_000_000)):
-        text = line * (size // len(line))
-        fed = 0
+    ws = LocalWorkspace(root / "recall")
+    await ws.open()
+    ours = ContextOffloader(ws, preview_tokens=1000, counter=counter)
+    strands = strands_offloader(root / "recall_strands", preview_tokens=1000, max_result_tokens=2500)
+    kept = {"ours": 0, "strands": 0, "naive_2000_2000": 0}
+    false_alarms = {"ours": 0}
+    total = 0
+    missed: dict[str, list[str]] = {}
+    for name, label in sorted(labels.items()):
+        with gzip.open(CORPUS / "outputs" / f"{name}.txt.gz") as f:
+            raw = f.read()
+        text = raw.decode("utf-8", "surrogateescape")
+        shown = {
+            "ours": shown_text(await ours.process_tool_result("recall", _result(name, text))),
+            "strands": shown_text(await strands(_result(name, text))),
+            "naive_2000_2000": text if len(text) <= 4000 else text[:2000] + "\n...\n" + text[-2000:],
+        }
+        for line in label["decisive"]:
+            total += 1
+            for system, seen in shown.items():
+                if line in seen:
+                    kept[system] += 1
+                elif system == "ours":
+                    missed.setdefault(name, []).append(line)
+        if label["clean"] and read_signal(raw).failing:
+            false_alarms["ours"] += 1
+    clean = sum(1 for label in labels.values() if label["clean"])
+    return {
+        "outputs": len(labels),
+        "decisive_lines": total,
+        "kept": kept,
+        "recall": {system: round(n / total, 4) for system, n in kept.items()},
+        "clean_outputs": clean,
+        "clean_called_failing": false_alarms,
+        "ours_missed": missed,
+    }
 
-        class Feed:
-            name = counter.name
 
-            def count(self, t: str) -> int:
-                nonlocal fed
-                fed += len(t)
-                return counter.count(t)
-
-        start = time.perf_counter()
-        estimate_tokens(Feed(), text, 2500)
-        rows.append(("offloader decision (bounded prefix)", label, time.perf_counter() - start, fed))
-    for label, size in (("50 KB", 50_000), ("5 MB", 5_000_000)):
-        text = line * (size // len(line))
-        start = time.perf_counter()
-        counter.count(text)
-        rows.append(
-            ("full tiktoken count (what an O(result) check costs)", label, time.perf_counter() - start, len(text))
-        )
-    return rows
+def _result(name: str, text: str) -> dict[str, Any]:
+    return {"toolUseId": f"{name}-{time.monotonic_ns()}", "status": "success", "content": [{"text": text}]}
 
 
-async def main() -> None:
-    print(f"tokenizer: {TiktokenCounter().name}; python {sys.version.split()[0]}\n")
-    print("| payload | implementation | failure in context | median ms | vs floor |")
-    print("|---|---|---|---:|---:|")
-    for label, text, reps in (("150 KB JSON", json_payload(), 30), ("5 MB log", log_payload(), 9)):
+# ---------------------------------------------------------------- main
+
+
+async def main(quick: bool) -> None:
+    reps = {"150 KB JSON": 40, "5 MB log": 15, "50 MB log": 5, "5 MB one-line JSON": 15}
+    report: dict[str, Any] = {"python": sys.version.split()[0], "payloads": {}}
+    print(
+        "| payload | bare write | ours | ours: storage | ours: outside storage | Strands (FileStorage) "
+        "| AgentScope | signal in context (ours / Strands) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for label, (make, _) in PAYLOADS.items():
+        text = make()
         with tempfile.TemporaryDirectory() as tmp:
-            for name, in_context, median, ratio in await bench_payload(label, text, reps, Path(tmp)):
-                print(
-                    f"| {label} ({len(text.encode()) / 1e6:.2f} MB) | {name} | {in_context} | "
-                    f"{median * 1000:.2f} | {ratio} |"
-                )
-    print()
-    print("| tokenizer work for the offload decision | input | ms | characters fed |")
-    print("|---|---|---:|---:|")
-    for name, label, seconds, fed in bench_tokenizer():
-        print(f"| {name} | {label} | {seconds * 1000:.2f} | {fed:,} |")
+            row = await bench_payload(label, text, max(3, reps[label] // (3 if quick else 1)), Path(tmp))
+        row["bytes"] = len(text.encode())
+        report["payloads"][label] = row
+        sig = row["signal_in_context"]
+        print(
+            f"| {label} | {row['bare_write']:.2f} | {row['ours']:.2f} | {row['ours_store']:.2f} | "
+            f"{row['ours_outside_storage']:.2f} | {row['strands']:.2f} | {row['agentscope']:.2f} | "
+            f"{'yes' if sig['ours'] else 'no'} / {'yes' if sig['strands'] else 'no'} |"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        report["retrieval_50mb_100_lines"] = await bench_retrieval(Path(tmp))
+        report["recall"] = await bench_recall(Path(tmp))
+    r = report["retrieval_50mb_100_lines"]
+    print(
+        f"\nretrieval, 100 lines of the just-offloaded 50 MB log: first read {r['first_read_ms']:.2f} ms "
+        f"(builds the line index), then median {r['median_ms']:.3f} ms"
+    )
+    rec = report["recall"]
+    print(
+        f"\nsignal recall on the public corpus ({rec['outputs']} outputs, {rec['decisive_lines']} decisive lines, "
+        "1,000-token previews):"
+    )
+    for system, share in rec["recall"].items():
+        print(f"  {system}: {rec['kept'][system]}/{rec['decisive_lines']} ({share:.1%})")
+    print(f"  clean outputs called failing by ours: {rec['clean_called_failing']['ours']} of {rec['clean_outputs']}")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwritten: {RESULTS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a third of the repetitions")
+    asyncio.run(main(parser.parse_args().quick))

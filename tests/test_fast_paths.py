@@ -159,7 +159,7 @@ def test_compact_json_preview_is_an_exact_prefix_of_the_indented_layout() -> Non
     preview = make_preview(json.dumps(value), counter=TiktokenCounter(), preview_tokens=500)
     shown = preview.split("\n", 1)[1].rsplit("\n... [pretty-printed view cut", 1)[0]
     assert len(shown) > 500
-    assert json.dumps(value, indent=2).startswith(shown)  # the source's own escapes, laid out
+    assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)
 
 
 def test_json_preview_is_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,7 +173,7 @@ def test_json_preview_is_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch
 def test_json_that_orjson_refuses_is_still_previewed_as_json() -> None:
     text = json.dumps({"rows": [{"v": float("nan")} for _ in range(3_000)]})
     preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=300)
-    assert preview.startswith('[JSON object, 36,010 bytes: "rows": array')
+    assert preview.startswith('[JSON object, 36,010 bytes (members read from the start and the end): "rows": array')
     assert '"v": NaN' in preview
 
 

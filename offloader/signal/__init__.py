@@ -130,7 +130,7 @@ def preview_over_budget(
 ) -> str:
     """:func:`make_preview` for a caller that already knows ``text`` exceeds the budget."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    return _preview(data, counter, preview_tokens, max_line_chars, stderr_lines)[0]
+    return _preview(data, counter, preview_tokens, max_line_chars, stderr_lines, want_signal=False)[0]
 
 
 def preview_file(
@@ -147,7 +147,9 @@ def preview_file(
         if os.fstat(f.fileno()).st_size == 0:
             return "", Signal(0, 0, None, 0, (), "")
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            return _preview(_Mapped(mapped), counter, preview_tokens, max_line_chars, stderr_lines, stderr_mark)
+            text, signal = _preview(_Mapped(mapped), counter, preview_tokens, max_line_chars, stderr_lines, stderr_mark)
+            assert signal is not None
+            return text, signal
 
 
 def outcome_lines(text: str, limit: int = 3) -> tuple[list[str], bool]:
@@ -173,13 +175,14 @@ def _preview(
     cap: int,
     stderr_lines: Collection[int],
     mark: bytes | None = None,
-) -> tuple[str, Signal]:
+    *,
+    want_signal: bool = True,
+) -> tuple[str, Signal | None]:
     head = bytes(data[:PREFIX_CHARS])
     if head.lstrip()[:1] in (b"{", b"["):
         text = _json_preview(data, head, counter, budget, cap)
         if text is not None:
-            signal, _ = _read(data, stderr_lines, None, mark)
-            return text, signal
+            return text, _read(data, stderr_lines, None, mark)[0] if want_signal else None
     signal, result = _read(data, stderr_lines, None, mark)
     if result is None:
         return _binary_preview(data, signal.binary or "", counter, budget), signal

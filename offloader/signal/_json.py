@@ -9,15 +9,15 @@ verbatim, as the source wrote them (exact digits of huge integers included).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 __all__ = ["JsonView", "json_shape", "read_json"]
 
-PREFIX_CHARS = 64 * 1024
+PREFIX_CHARS = 16 * 1024
 SUFFIX_CHARS = 16 * 1024
 _SCALAR_CHARS = 160
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.S)
 _LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null|NaN|-?Infinity")
 _STOP = frozenset(' \t\r\n,:[]{}"')
 
@@ -57,88 +57,143 @@ def _scalar(raw: str) -> str:
     return raw if len(raw) <= _SCALAR_CHARS else f'{raw[:_SCALAR_CHARS]}..." ({len(raw):,} characters)'
 
 
+_DECODER = json.JSONDecoder()
+_WS = " \t\r\n"
+
+
+class _Cut(Exception):
+    """The window ended (or the pretty view is full) inside a container."""
+
+
+def _ws(s: str, i: int) -> int:
+    while i < len(s) and s[i] in _WS:
+        i += 1
+    return i
+
+
 def read_json(head: str, tail: str, size: int, complete: bool, *, pretty_chars: int) -> JsonView | None:
     """A :class:`JsonView` if ``head`` starts one JSON object or array, else None.
 
     ``head`` is the document's start (all of it when ``complete``), ``tail`` its
     last characters (read backwards for trailing scalar members), ``size`` its length.
+    Values are parsed by the C JSON scanner, one top-level member (or item) at a
+    time, and never past the window: a container too big for it is opened and
+    laid out item by item, as ``json.dumps(indent=2)`` would, only as far as the
+    pretty view needs.
     """
-    first = head.lstrip()[:1]
-    if first not in ("{", "["):
+    i = _ws(head, 0)
+    if i >= len(head) or head[i] not in "{[":
         return None
-    view = JsonView("object" if first == "{" else "array", size, complete)
+    view = JsonView("object" if head[i] == "{" else "array", size, complete)
     out: list[str] = []
-    out_len = 0
-    depth = 0
-    key: str | None = None
-    prev = ""
-    closed_at = -1
-    item_keys: list[str] | None = None
-    for m in _TOKEN.finditer(head):
-        tok = m.group()
-        if closed_at >= 0:
-            return None  # something after the document: not one JSON value (NDJSON, a log)
-        if tok[0] == '"' or tok in "{}[],:":
-            pass
-        elif not _LITERAL.fullmatch(tok):
-            if m.end() == len(head) and not complete:
-                break  # cut by the window
-            return None
-        if out_len < pretty_chars:
-            piece = _pretty_piece(tok, prev, depth)
-            out.append(piece)
-            out_len += len(piece)
-        if tok in "{[":
-            if depth == 1 and view.kind == "object" and key is not None:
-                view.members.append((key, "object" if tok == "{" else "array"))
-                key = None
-            if depth == 1 and view.kind == "array" and tok == "{" and item_keys is None:
-                item_keys = []
-            depth += 1
-        elif tok in "}]":
-            depth -= 1
-            if depth < 0:
-                return None
-            if depth == 0:
-                closed_at = m.end()
-                if view.kind == "array" and prev != "[":
-                    view.items += 1
-            if depth == 1 and item_keys is not None and view.first_keys == []:
-                view.first_keys = item_keys
-        elif tok == ",":
-            if depth == 1 and view.kind == "array":
-                view.items += 1
-        elif tok == ":":
-            pass
-        else:  # a string or literal
-            if depth == 1 and view.kind == "object":
-                if key is None:
-                    key = tok
-                else:
-                    view.members.append((key, _scalar(tok)))
-                    key = None
-            elif depth == 2 and item_keys is not None and view.first_keys == [] and prev in ("{", ","):
-                item_keys.append(tok.strip('"'))
-        prev = tok
-    if complete and closed_at < 0:
-        return None  # truncated or not JSON
-    pretty = "".join(out)
-    view.pretty = pretty[:pretty_chars]
-    if not complete and view.kind == "object":
+    reader = _Reader(head, pretty_chars, out, complete)
+    try:
+        end = reader.container(i, 0, view)
+    except _Cut:
+        view.complete = False
+    except ValueError:
+        return None  # not JSON
+    else:
+        if complete and head[_ws(head, end) :].strip():
+            return None  # something after the value: NDJSON, a log line in brackets
+    view.pretty = "".join(out)[:pretty_chars]
+    if not view.complete and view.kind == "object":
         view.trailing = _trailing_members(tail)
     return view
 
 
-def _pretty_piece(tok: str, prev: str, depth: int) -> str:
-    """The layout of one token after ``prev``, as ``json.dumps(indent=2)`` would place it."""
-    if tok in "}]":
-        return tok if prev in ("{", "[") else "\n" + "  " * (depth - 1) + tok
-    lead = ""
-    if prev in ("{", "[", ","):
-        lead = "\n" + "  " * depth
-    if tok == ":":
-        return ": "
-    return lead + tok
+class _Reader:
+    """Lays out a JSON prefix as ``json.dumps(indent=2)`` does, recording the top level in a view."""
+
+    def __init__(self, s: str, pretty_chars: int, out: list[str], complete: bool) -> None:
+        self.s = s
+        self.room = pretty_chars
+        self.out = out
+        self.complete = complete
+
+    def emit(self, text: str) -> None:
+        self.out.append(text)
+        self.room -= len(text)
+
+    def value(self, i: int, depth: int) -> tuple[object, int]:
+        """Parse one value at ``i``; raise _Cut when it runs past the window."""
+        try:
+            return _DECODER.raw_decode(self.s, i)
+        except json.JSONDecodeError:
+            if self.complete or self.s[i] not in "{[":
+                if not self.complete and self.s[i] == '"':
+                    raise _Cut from None  # a string cut by the window
+                raise
+            raise _Cut from None
+
+    def container(self, i: int, depth: int, view: JsonView | None) -> int:
+        """Lay out the container at ``i`` (recording top-level members/items in ``view``); return its end."""
+        s = self.s
+        is_object = s[i] == "{"
+        close = "}" if is_object else "]"
+        pad = "  " * (depth + 1)
+        i = _ws(s, i + 1)
+        if i < len(s) and s[i] == close:
+            self.emit("{}" if is_object else "[]")
+            return i + 1
+        self.emit("{" if is_object else "[")
+        first = True
+        while True:
+            if i >= len(s):
+                raise _Cut
+            self.emit(("\n" if first else ",\n") + pad)
+            first = False
+            key_raw = ""
+            if is_object:
+                key, j = self.value(i, depth)
+                if not isinstance(key, str):
+                    raise ValueError("object key is not a string")
+                key_raw = s[i:j]
+                i = _ws(s, j)
+                if i >= len(s) or s[i] != ":":
+                    raise ValueError("':' expected")
+                i = _ws(s, i + 1)
+                self.emit(json.dumps(key, ensure_ascii=False) + ": ")
+            if i >= len(s):
+                raise _Cut
+            try:
+                value, j = self.value(i, depth)
+            except _Cut:
+                if view is not None and is_object:
+                    view.members.append((key_raw, "object" if s[i] == "{" else "array"))
+                if view is not None and not is_object:
+                    view.items += 1
+                if self.room > 0:
+                    self.container(i, depth + 1, None)  # lay out its first items
+                raise
+            if view is not None:
+                if is_object:
+                    view.members.append((key_raw, _describe(value, s[i:j])))
+                else:
+                    view.items += 1
+                    if view.items == 1 and isinstance(value, dict):
+                        view.first_keys = [str(k) for k in value]
+            if self.room > 0:
+                self.emit(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad))
+            elif view is None:
+                raise _Cut  # the view is full: nothing more to lay out here
+            i = _ws(s, j)
+            if i >= len(s):
+                raise _Cut
+            if s[i] == close:
+                self.emit("\n" + "  " * depth + close)
+                return i + 1
+            if s[i] != ",":
+                raise ValueError("',' expected")
+            i = _ws(s, i + 1)
+
+
+def _describe(value: object, raw: str) -> str:
+    if isinstance(value, dict):
+        return f"object({len(value)} keys)"
+    if isinstance(value, list):
+        return f"array[{len(value)}]"
+    return _scalar(raw)
 
 
 def _read_back_string(s: str, end: int) -> int:

@@ -51,7 +51,8 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(
-        r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]",
+        r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
+        r"|returned [1-9][0-9]* exit status",
         "fail",
         3.0,
     ),

@@ -20,6 +20,8 @@ from ._scan import Scan
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template"]
 
+#: Characters of a line masked into its template.
+TEMPLATE_CHARS = 400
 #: Characters of a very long line looked at around its match (for classification and templates).
 WINDOW = 2048
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
@@ -56,7 +58,7 @@ def strip_ansi(text: str) -> str:
 
 def template(line: str) -> str:
     """The line with digits, hex, quoted strings and paths masked (its first 160 characters)."""
-    return _MASK.sub("#", line.strip())[:160]
+    return _MASK.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
 
 
 @dataclass(slots=True)
@@ -77,7 +79,8 @@ def _decode_window(scan: Scan, start: int, end: int, focus: int) -> str:
     if end - start > WINDOW:
         start = max(start, focus - WINDOW // 2)
         end = min(end, start + WINDOW)
-    return strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rsplit("\r", 1)[-1]
+    # every carriage-return state of a progress line is read (the match may be in an earlier one)
+    return strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rstrip("\r").replace("\r", " ")
 
 
 def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
@@ -170,7 +173,7 @@ def _with_rare_lines(
 ) -> tuple[list[tuple[int, int, int, int, str]], Counter[str]]:
     """For a small output: template every line; add lines whose template is unique among repeated ones."""
     text = bytes(scan.data[: scan.size]).decode("utf-8", "replace")
-    lines = [strip_ansi(x).rsplit("\r", 1)[-1] for x in text.split("\n")]
+    lines = [strip_ansi(x).rstrip("\r").rsplit("\r", 1)[-1] for x in text.split("\n")]
     templates = [template(x) for x in lines]
     counts = Counter(templates)
     repeated = sum(n for n in counts.values() if n >= 3)

@@ -29,21 +29,46 @@ def omitted(a: int, b: int) -> str:
     return f"... [line {a:,} omitted] ..." if a == b else f"... [lines {a:,}-{b:,} omitted] ..."
 
 
-def _clean(piece: str) -> str:
-    piece = strip_ansi(piece)
+def _clean(piece: str, focus: int | None = None) -> str:
+    """A line as a terminal shows it: no escapes; of carriage-return states the last one (or the
+    one holding ``focus``, a character offset); other control characters replaced."""
+    piece = strip_ansi(piece) if focus is None else piece
     if "\r" in piece:
-        parts = [p for p in piece.split("\r") if p.strip()]
-        piece = parts[-1] if parts else ""
+        at, chosen = 0, ""
+        for part in piece.split("\r"):
+            if part.strip() and (focus is None or at <= focus or not chosen):
+                chosen = part
+            at += len(part) + 1
+        piece = chosen
+    if focus is not None:
+        piece = strip_ansi(piece)
     return _CONTROL.sub("\ufffd", piece)
 
 
 def render_line(
     scan: Scan, lineno: int, start: int, end: int, *, cap: int, focus: int | None = None, tail: bool = False
 ) -> str:
-    """One line, cut to ``cap`` characters around ``focus`` (or its end with ``tail``) when longer."""
+    """One line, cut to ``cap`` characters around ``focus`` (or its end with ``tail``) when longer.
+
+    A line of carriage-return states (a progress bar) shows one state: the one
+    holding ``focus``, else the last.
+    """
     length = end - start
+    if scan.data.find(b"\r", start, max(start, end - 1)) >= 0:
+        lo, hi = _state(scan, start, end, focus)
+        if (lo, hi) != (start, end):
+            shown = render_line(scan, lineno, lo, hi, cap=cap, focus=focus, tail=tail).split("\t", 1)[1]
+            if " ... [line " in shown:
+                shown = shown.rsplit(" ... [line ", 1)[0]
+            span = f"bytes {lo - start + 1:,}-{hi - start:,} of {length:,}"
+            note = f" ... [line {lineno:,}: one carriage-return state, {span}]"
+            return f"{lineno:>6}\t{shown}{note}"
     if length <= cap:
-        return f"{lineno:>6}\t{_clean(bytes(scan.data[start:end]).decode('utf-8', 'replace'))}"
+        text = bytes(scan.data[start:end]).decode("utf-8", "replace")
+        at = None
+        if focus is not None and "\r" in text:
+            at = len(bytes(scan.data[start:focus]).decode("utf-8", "replace"))
+        return f"{lineno:>6}\t{_clean(text, at)}"
     if tail:
         lo, hi = max(start, end - cap * 4), end
     else:
@@ -60,6 +85,23 @@ def render_line(
         last = first + len(piece.encode("utf-8", "surrogatepass"))
     note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{last - start:,} of {length:,}]"
     return f"{lineno:>6}\t{_clean(piece)}{note}"
+
+
+def _state(scan: Scan, start: int, end: int, focus: int | None) -> tuple[int, int]:
+    """Byte range of the carriage-return state holding ``focus`` (else the last non-empty one)."""
+    best = (start, end)
+    lo = start
+    while lo <= end:
+        cr = scan.data.find(b"\r", lo, end)
+        hi = end if cr < 0 else cr
+        if hi > lo and bytes(scan.data[lo:hi]).strip():
+            best = (lo, hi)
+            if focus is not None and lo <= focus < hi:
+                return best
+        if cr < 0:
+            break
+        lo = cr + 1
+    return best
 
 
 class _Picker:
@@ -111,7 +153,8 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
         if unit.score < 0.2:
             break
         attach_context(scan, unit)
-        line: tuple[int, int, int, int | None] = (unit.lineno, unit.start, unit.end, unit.focus)
+        focus = None if unit.kind == "novel" else unit.focus  # no match: shown from its start, last state
+        line: tuple[int, int, int, int | None] = (unit.lineno, unit.start, unit.end, focus)
         context: list[tuple[int, int, int, int | None]] = [(n, s, e, None) for n, s, e in unit.context]
         # with its context if it fits, else alone, else in narrower windows
         for rows, width in [([line, *context], cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]:

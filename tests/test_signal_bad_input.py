@@ -1,0 +1,97 @@
+"""The signal engine on bad input: binary output, huge lines, CR/CRLF, terminal escapes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from offloader import ContextOffloader
+from offloader.signal import make_preview, preview_file, preview_over_budget, read_signal
+from offloader.tokens import TiktokenCounter
+from workspaces import LocalWorkspace
+
+COUNTER = TiktokenCounter()
+
+
+def test_nul_bytes_are_previewed_as_binary_never_copied() -> None:
+    blob = bytes(range(256)) * 4000  # NUL bytes, invalid UTF-8, every control character
+    preview = preview_over_budget(blob, COUNTER, 300)
+    assert preview.startswith(f"[binary output: {len(blob):,} bytes (NUL byte at offset 0)")
+    assert "00000000  00 01 02 03" in preview and "\x00" not in preview and "\x1b" not in preview
+    assert COUNTER.count(preview) <= 300
+    assert read_signal(blob).binary is not None and not read_signal(blob).failing
+
+
+def test_invalid_utf8_without_nul_is_binary_too() -> None:
+    blob = b"\xff\xfe\xc3\x28" * 50_000
+    preview = preview_over_budget(blob, COUNTER, 200)
+    assert preview.startswith("[binary output: 200,000 bytes (invalid UTF-8 at offset 0)")
+    preview.encode("utf-8")  # strict: only valid text
+
+
+def test_a_str_with_nul_characters_is_binary() -> None:
+    preview = make_preview("\x00\x01garbage" * 50_000, counter=COUNTER, preview_tokens=200)
+    assert preview.startswith("[binary output:") and "\x00" not in preview
+
+
+def test_a_few_bad_bytes_in_a_text_log_do_not_make_it_binary() -> None:
+    lines = [f"step {i} ok" for i in range(20_000)]
+    lines[100] = "weird byte \udcff here"  # one undecodable byte, as surrogateescape keeps it
+    lines[15_000] = "ERROR: checksum mismatch in block 7"
+    text = "\n".join(lines)
+    preview = make_preview(text, counter=COUNTER, preview_tokens=400)
+    assert " 15001\tERROR: checksum mismatch in block 7" in preview
+
+
+def test_a_500_kb_line_is_cut_around_its_signal() -> None:
+    filler = "x" * 250_000
+    text = "start\n" + filler + " ERROR: disk quota exceeded for /var/data " + filler + "\nend\n"
+    preview = make_preview(text, counter=COUNTER, preview_tokens=400)
+    assert "ERROR: disk quota exceeded for /var/data" in preview
+    assert "[line 2 cut: bytes " in preview and "of 500,042]" in preview
+    assert COUNTER.count(preview) <= 400
+
+
+def test_crlf_lines_show_no_carriage_returns() -> None:
+    text = "".join(f"row {i} ok\r\n" for i in range(10_000)) + "FAILED: 2 rows rejected\r\n"
+    preview = make_preview(text, counter=COUNTER, preview_tokens=300)
+    assert "\r" not in preview
+    assert " 10001\tFAILED: 2 rows rejected" in preview
+    assert read_signal(text).failing
+
+
+def test_a_carriage_return_progress_bar_shows_its_last_state_or_its_signal() -> None:
+    bar = "\r".join(f"downloading {p}%" for p in range(101))
+    broken = "\r".join([*(f"copy {p}%" for p in range(50)), "ERROR: connection reset at 50%", "copy 51%"])
+    text = "\n".join([*(f"file {i} done" for i in range(8000)), bar, broken, "finished"])
+    preview = make_preview(text, counter=COUNTER, preview_tokens=300)
+    assert "  8001\tdownloading 100% ... [line 8,001: one carriage-return state" in preview  # as on a terminal
+    assert "  8002\tERROR: connection reset at 50%" in preview  # the state holding the signal
+    assert "\r" not in preview
+
+
+@pytest.mark.anyio
+async def test_ansi_escapes_are_stripped_in_the_preview_and_kept_in_the_stored_file(tmp_path: Path) -> None:
+    lines = [f"\x1b[32mPASS\x1b[0m test_{i}" for i in range(5000)]
+    lines[2500] = "\x1b[1;31mFAIL\x1b[0m test_payment: \x1b[33mexpected 200, got 502\x1b[0m"
+    text = "\n".join(lines)
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        offloader = ContextOffloader(ws, counter=COUNTER)
+        out = await offloader.process_tool_result("s", {"toolUseId": "t1", "content": [{"text": text}]})
+        shown = out["content"][0]["text"]
+        assert "FAIL test_payment: expected 200, got 502" in shown and "\x1b" not in shown
+        stored = next((tmp_path / "ws" / "sessions" / "s").glob("tool_result-t1*.txt")).read_text()
+        assert stored == text  # the escapes are kept
+
+
+def test_a_file_preview_maps_the_file_and_keeps_stderr_marks(tmp_path: Path) -> None:
+    path = tmp_path / "out.txt"
+    rows = [f"compiling unit {i}" for i in range(30_000)]
+    rows[12_000] = "[stderr] ld: cannot find -lledger"
+    rows[12_001] = "[stderr] collect2: ld returned 1 exit status"
+    path.write_text("\n".join(rows) + "\n")
+    text, signal = preview_file(path, COUNTER, 400, stderr_mark=b"[stderr] ")
+    assert " 12001\t[stderr] ld: cannot find -lledger" in text
+    assert " 12002\t[stderr] collect2: ld returned 1 exit status" in text
+    assert signal.lines == 30_000 and signal.failing
