@@ -265,7 +265,7 @@ async def test_workspace_storage_uses_the_workspace_layout(tmp_path: Path) -> No
         whole = ws.reference("sessions/sess/tool_result-call-1.txt")
         assert f"  {whole} (text/plain, " in text
         body = (tmp_path / "ws/sessions/sess/tool_result-call-1.txt").read_text()
-        assert body.startswith(LOG) and '<data url="workspace:///data/' in body
+        assert body.startswith(LOG) and "<data url='workspace:///data/" in body
         image_ref = out.content[1].text.split("ref: ", 1)[1].rstrip("]")
         assert Path(image_ref).read_bytes() == PNG
         assert "error: linker failed" in await ws.grep("linker failed", path=whole)

@@ -39,6 +39,7 @@ from offloader.core.messages import (
     extension_for,
 )
 from offloader.core.naming import safe_name
+from offloader.core.records import native_record
 from offloader.core.tools import Tool
 
 from .retention import RetentionPolicy, collect_garbage
@@ -63,6 +64,9 @@ class Workspace(FileTools, abc.ABC):
     #: and by ``flush()``, ``gc()`` and ``close()``.
     ledger_batch: int = 1
     ledger_max_delay: float = 5.0
+    #: How media files under ``data/`` are named: ``"sha256"`` of the bytes (default), or
+    #: ``"agentscope"`` (sha256 of their base64 text, AgentScope's own naming). Set per instance.
+    media_names: str = "sha256"
 
     def __init__(self, workdir: str) -> None:
         self.workdir = workdir.rstrip("/") or "/"
@@ -265,7 +269,9 @@ class Workspace(FileTools, abc.ABC):
         """
         await self._ready()
         result = to_tool_result(tool_result)
-        media, body = self._render_tool_result(result)
+        # AgentScope streams a result as chunks and joins them verbatim; other frameworks' blocks are paragraphs
+        verbatim = type(tool_result).__module__.startswith("agentscope.")
+        media, body = self._render_tool_result(result, "" if verbatim else "\n")
         folder = self.session_dir(session_id)
         stem = f"{folder}/{layout.TOOL_RESULT_PREFIX}{safe_name(result.id)}"
         path = f"{stem}.txt"
@@ -309,7 +315,9 @@ class Workspace(FileTools, abc.ABC):
         """Append messages to ``sessions/{sid}/context.jsonl``; return its reference.
 
         One JSON object per line, written in one append (never re-reading the
-        file). Inline media go to ``data/`` first and are referenced by URL.
+        file), each message in its framework's own serialization (see
+        :mod:`offloader.core.records`). Inline media go to ``data/`` first and
+        are referenced by URL.
         """
         await self._ready()
         messages = [to_message(m) for m in msgs]
@@ -319,9 +327,12 @@ class Workspace(FileTools, abc.ABC):
         media: dict[str, bytes] = {}
         now = time.time()
         lines = []
-        for msg in messages:
-            stripped = _strip_media(msg, media)
-            record = message_to_dict(stripped)
+        for original, msg in zip(msgs, messages, strict=True):
+            native = native_record(original, media, self.media_names)  # the framework's own serialization
+            if native is not None:
+                lines.append(native)
+                continue
+            record = message_to_dict(_strip_media(msg, media, self.media_names))
             record["time"] = now
             lines.append(json_line(record))
         if media:
@@ -343,11 +354,11 @@ class Workspace(FileTools, abc.ABC):
         data = to_data_block(block)
         if data.data is None:
             return block
-        rel = _data_path(data)
+        rel = _data_path(data, self.media_names)
         await self._write([(rel, data.data)], exclusive=True)
         return with_data_url(block, DATA_URL_PREFIX + rel, data.media_type)
 
-    def _render_tool_result(self, result: ToolResultBlock) -> tuple[list[tuple[str, bytes]], bytes]:
+    def _render_tool_result(self, result: ToolResultBlock, sep: str = "\n") -> tuple[list[tuple[str, bytes]], bytes]:
         """The text file for a tool result plus the media files it references."""
         media: dict[str, bytes] = {}
         parts: list[str] = []
@@ -358,7 +369,7 @@ class Workspace(FileTools, abc.ABC):
                 parts.append(block.dumps(indent=2))
             elif isinstance(block, DataBlock):
                 if block.data is not None:
-                    rel = _data_path(block)
+                    rel = _data_path(block, self.media_names)
                     media[rel] = block.data
                     url = DATA_URL_PREFIX + rel
                 else:
@@ -367,10 +378,10 @@ class Workspace(FileTools, abc.ABC):
             elif isinstance(block, ToolCallBlock):
                 parts.append(json.dumps({"tool_call": block.name, "id": block.id, "input": block.input}))
             else:
-                inner_media, inner = self._render_tool_result(block)
+                inner_media, inner = self._render_tool_result(block, sep)
                 media.update(inner_media)
                 parts.append(inner.decode("utf-8"))
-        return sorted(media.items()), "\n".join(parts).encode("utf-8", "surrogatepass")
+        return sorted(media.items()), sep.join(parts).encode("utf-8", "surrogatepass")
 
     async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
         """Append one ledger line for an offload (or buffer it, see ``ledger_batch``)."""
@@ -479,31 +490,31 @@ class Workspace(FileTools, abc.ABC):
         return self._file_tools()
 
 
-def _data_path(block: DataBlock) -> str:
+def _data_path(block: DataBlock, names: str = "sha256") -> str:
     assert block.data is not None
-    return layout.data_path(block.data, extension_for(block.media_type))
+    return layout.data_path(block.data, extension_for(block.media_type), names)
 
 
 def _data_tag(url: str, block: DataBlock) -> str:
-    attrs = {"url": url, "media_type": block.media_type}
+    """``<data url='...' name='...' media_type='...'/>``: AgentScope's placeholder, attribute for attribute."""
+    attrs = {"url": url}
     if block.name:
         attrs["name"] = block.name
-    if block.data is not None:
-        attrs["bytes"] = str(len(block.data))
-    rendered = " ".join(f'{k}="{_xml_escape(v)}"' for k, v in attrs.items())
+    attrs["media_type"] = block.media_type
+    rendered = " ".join(f"{k}='{_xml_escape(v)}'" for k, v in attrs.items())
     return f"<data {rendered}/>"
 
 
 def _xml_escape(value: str) -> str:
-    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    return value.replace("&", "&amp;").replace("'", "&apos;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _strip_media(msg: Message, media: dict[str, bytes]) -> Message:
+def _strip_media(msg: Message, media: dict[str, bytes], names: str = "sha256") -> Message:
     """Replace inline media in a message by ``workspace:///data`` URLs, collecting the bytes."""
 
     def strip(block: Any) -> Any:
         if isinstance(block, DataBlock) and block.data is not None:
-            rel = _data_path(block)
+            rel = _data_path(block, names)
             media[rel] = block.data
             return DataBlock(block.media_type, url=DATA_URL_PREFIX + rel, name=block.name)
         if isinstance(block, ToolResultBlock):

@@ -26,7 +26,7 @@ import anyio.to_thread
 
 from offloader.core.backend import ExecResult, FileInfo
 from offloader.core.errors import CommandTimeout, UnsupportedOperation
-from offloader.core.layout import TMP_PREFIX
+from offloader.core.layout import MEDIA_NAMES, TMP_PREFIX
 
 from ._confined import ConfinedTree
 from .base import Workspace
@@ -42,6 +42,9 @@ class LocalWorkspace(Workspace):
     ``allow_host_commands=True``, and then unconfined: as this process's user,
     with this machine's files and network, cwd = workdir. For commands an agent
     chooses, use a sandbox: ``DockerWorkspace`` or ``E2BWorkspace``.
+
+    ``media_names="agentscope"`` names media files as AgentScope's own
+    workspace does (sha256 of the base64 text) instead of by the sha256 of the bytes.
     """
 
     def __init__(
@@ -50,13 +53,17 @@ class LocalWorkspace(Workspace):
         *,
         file_mode: int = 0o644,
         allow_host_commands: bool = False,
+        media_names: str = "sha256",
     ) -> None:
+        if media_names not in MEDIA_NAMES:
+            raise ValueError(f"media_names must be one of {MEDIA_NAMES}, got {media_names!r}")
         root = os.path.abspath(os.fspath(workdir))
         super().__init__(root)
         self._root = root
         self._file_mode = file_mode
         self._tree = ConfinedTree(root, file_mode=file_mode, describe=self.reference)
         self.allow_host_commands = allow_host_commands
+        self.media_names = media_names
 
     @property
     def runs_commands(self) -> bool:

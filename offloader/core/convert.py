@@ -261,11 +261,10 @@ def with_data_url(original: Any, url: str, media_type: str) -> Any:
     """Return a block of the same kind as ``original`` whose source is ``url``."""
     if isinstance(original, DataBlock):
         return dataclasses.replace(original, data=None, url=url)
-    if _is_pydantic(original):
-        source = {"type": "url", "url": url, "media_type": media_type}
-        return type(original).model_validate(
-            {"type": "data", "id": original.id, "name": original.name, "source": source}
-        )
+    if _is_pydantic(original):  # AgentScope DataBlock: every other field (id, name, created_at) kept
+        fields = original.model_dump()
+        fields["source"] = {"type": "url", "url": url, "media_type": media_type}
+        return type(original).model_validate(fields)
     if isinstance(original, Mapping):
         d = dict(original)
         kind = d.get("type")
@@ -406,12 +405,12 @@ def block_to_dict(block: Block) -> dict[str, Any]:
 
 
 def block_from_dict(d: Mapping[str, Any]) -> Block:
-    """Inverse of :func:`block_to_dict`."""
+    """Inverse of :func:`block_to_dict`; a framework's own block dict is read by :func:`to_block`."""
     kind = d.get("type")
-    if kind == "data":
+    if kind == "data" and "media_type" in d:
         data = _decode_b64(d["base64"], "data block") if "base64" in d else None
         return DataBlock(d["media_type"], data=data, url=d.get("url"), name=d.get("name"))
-    if kind == "tool_result":
+    if kind == "tool_result" and "is_error" in d and isinstance(d.get("content"), list):
         return ToolResultBlock(
             id=d["id"],
             name=d["name"],
@@ -431,6 +430,11 @@ def message_to_dict(msg: Message) -> dict[str, Any]:
 
 
 def message_from_dict(d: Mapping[str, Any]) -> Message:
+    """Inverse of :func:`message_to_dict`; also reads the framework forms ``offload_context`` stores
+    (AgentScope ``Msg.model_dump_json()``, Strands / OpenAI / Anthropic message dicts)."""
+    content = d.get("content")
+    if "role" not in d or not isinstance(content, list) or "tool_calls" in d or _responses.is_item(d):
+        return to_message(d)
     return Message(
         role=d["role"],
         content=tuple(block_from_dict(b) for b in d.get("content", ())),

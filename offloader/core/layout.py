@@ -18,6 +18,7 @@ Beside content: ``{file}.lineidx`` (retrieval's line index) and
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import time
@@ -31,6 +32,7 @@ __all__ = [
     "DATA_URL_PREFIX",
     "INDEX_SUFFIX",
     "LEDGER_FILE",
+    "MEDIA_NAMES",
     "SESSIONS_DIR",
     "SESSION_META_FILES",
     "STATE_FILE",
@@ -70,8 +72,15 @@ def session_dir(session_id: str) -> str:
     return f"{SESSIONS_DIR}/{safe_name(session_id)}"
 
 
-def data_path(data: bytes, extension: str) -> str:
-    """Content-addressed path of a media file: ``data/{sha256}{extension}``."""
+#: How media files are named: ``"sha256"`` hashes the bytes (``sha256sum`` verifies the name);
+#: ``"agentscope"`` hashes their base64 text, as AgentScope's own workspace names them.
+MEDIA_NAMES = ("sha256", "agentscope")
+
+
+def data_path(data: bytes, extension: str, names: str = "sha256") -> str:
+    """Content-addressed path of a media file: ``data/{hash}{extension}`` (see :data:`MEDIA_NAMES`)."""
+    if names == "agentscope":
+        return f"{DATA_DIR}/{hashlib.sha256(base64.b64encode(data)).hexdigest()}{extension}"
     return f"{DATA_DIR}/{hashlib.sha256(data).hexdigest()}{extension}"
 
 

@@ -49,15 +49,14 @@ def swap_class(original: type, build: Callable[..., Any], also: tuple[type, ...]
     return _Meta(original.__name__, (), {"__doc__": original.__doc__, "__module__": original.__module__})
 
 
-def patch_names(
-    monkeypatch: pytest.MonkeyPatch,
-    original: object,
-    replacement: object,
-    prefixes: tuple[str, ...] = ("tests", "test_", "utils"),
-) -> None:
-    """Replace every test-side global bound to ``original`` (the tests imported the class by name)."""
-    for name, module in list(sys.modules.items()):
-        if module is None or not name.startswith(prefixes):
+def patch_names(monkeypatch: pytest.MonkeyPatch, original: object, replacement: object) -> None:
+    """Replace every test-side global bound to ``original`` (the tests imported the class by name).
+
+    Test-side modules are those loaded from the obtained test tree (the working directory).
+    """
+    here = os.getcwd() + os.sep
+    for module in list(sys.modules.values()):
+        if module is None or not (getattr(module, "__file__", None) or "").startswith(here):
             continue
         for attr, value in list(vars(module).items()):
             if value is original:
