@@ -7,6 +7,7 @@ import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -326,3 +327,35 @@ def test_gc_on_a_read_only_filesystem_is_a_clear_error_and_removes_nothing(tmp_p
         assert result.exit_code == 1 and "read-only" in result.output.lower() and "Traceback" not in result.output
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+# ------------------------------------------------------------ ledger durability (every backend)
+
+
+async def test_gc_records_results_whose_buffered_ledger_lines_died_with_their_writer(workspace: Any) -> None:
+    from workspaces.inventory import inventory
+    from workspaces.retention import collect_garbage
+
+    workspace.ledger_batch = 16
+    ref = await workspace.offload_tool_result("s", ToolResultBlock("t", "bash", (TextBlock("kept"),)))
+    await workspace.offload_tool_result("s", ToolResultBlock("u", "bash", (TextBlock("too"),)))
+    workspace._ledger_buffer.clear()  # the process dies before its batch is written
+    await collect_garbage(workspace, RetentionPolicy(), now=time.time() + 3600)  # an hour later
+    items = (await inventory(workspace)).sessions["s"].items
+    assert {i.path.rsplit("/", 1)[-1]: i.status for i in items.values()} == {
+        "tool_result-t.txt": "offloaded",
+        "tool_result-u.txt": "offloaded",
+    }
+    assert await workspace.read_bytes(ref) == b"kept"
+
+
+async def test_compaction_lines_follow_the_offload_lines_they_refer_to(workspace: Any) -> None:
+    from workspaces.inventory import inventory
+
+    workspace.ledger_batch = 16
+    ref = await workspace.offload_tool_result("s", ToolResultBlock("t", "bash", (TextBlock("x"),)))
+    await workspace.record_ledger("s", [{"kind": "compaction", "ref": ref, "status": "mild"}])
+    await workspace.flush()
+    ledger = (await inventory(workspace)).sessions["s"].ledger
+    assert [e["kind"] for e in ledger] == ["tool_result", "compaction"]
+    assert (await inventory(workspace)).sessions["s"].items["sessions/s/tool_result-t.txt"].status == "mild"

@@ -383,6 +383,20 @@ class Workspace(FileTools, abc.ABC):
                 parts.append(inner.decode("utf-8"))
         return sorted(media.items()), sep.join(parts).encode("utf-8", "surrogatepass")
 
+    async def record_ledger(self, session_id: str, entries: Sequence[dict[str, Any]]) -> None:
+        """Add ledger lines for a session (compaction statuses, pins) through the offload lines' path.
+
+        The same buffer and order as ``offload_*``'s own lines (see ``ledger_batch``), so a
+        compaction line never lands before the offload line it refers to.
+        """
+        await self._ready()
+        if self.ledger_batch <= 1 and entries:  # one append for all of them
+            data = b"".join(ledger_line(e) for e in entries)
+            await self._append(f"{self.session_dir(session_id)}/{LEDGER_FILE}", data)
+            return
+        for entry in entries:
+            await self._record(session_id, entry)
+
     async def _record(self, session_id: str, entry: dict[str, Any]) -> None:
         """Append one ledger line for an offload (or buffer it, see ``ledger_batch``)."""
         line = ledger_line(entry)

@@ -37,7 +37,11 @@ Rules (``now`` is the time the collection starts, ``grace`` is ``temp_grace``):
    appended to, rewrote or offloaded again during the collection is kept.
 8. Records. Every removed item and log gets a ``{"kind": "gc", "status":
    "removed"}`` line in its session's ledger. A ledger line naming a file that
-   no longer exists (a collection killed before it wrote its lines) gets one too.
+   no longer exists (a collection killed before it wrote its lines) gets one too,
+   and a stored result older than ``grace`` that no ledger line names (a writer
+   killed with its ledger lines still buffered, see ``ledger_batch``) gets its
+   offload line (``"reconciled": true``): after a crash the next collection
+   makes the ledger agree with the files.
 
 ``dry_run`` computes the same list and removes nothing. A read-only workspace
 raises :class:`~workspaces.errors.WorkspaceReadOnly` before anything is removed.
@@ -63,6 +67,8 @@ from offloader.core.layout import (
     SESSIONS_DIR,
     STATE_FILE,
     TASKMAP_FILE,
+    TOOL_RESULT_PREFIX,
+    estimate_tokens,
     ledger_line,
 )
 
@@ -309,7 +315,7 @@ async def collect_garbage(
     if dry_run:
         report.removed = [RemovedFile(f.path, f.size, v.reason) for v in plan.victims for f in v.files]
         return report
-    await _remove_all(ws, inv, plan.victims, report, progress)
+    await _remove_all(ws, inv, plan.victims, report, progress, now - policy.temp_grace)
     return report
 
 
@@ -319,9 +325,11 @@ async def _remove_all(
     victims: list[_Victim],
     report: GcReport,
     progress: Callable[[int, int], Awaitable[None] | None] | None,
+    fresh_after: float,
 ) -> None:
     """Remove victims (each re-checked against its listing), then record the removals in ledgers."""
     lines: dict[str, list[dict[str, Any]]] = {}
+    gone: set[str] = set()
     last = [v for v in victims if v.files[0].path.endswith(LEDGER_FILE)]  # lone tombstones go last
     ordered = [v for v in victims if v not in last] + last
     for i, victim in enumerate(ordered, 1):
@@ -338,6 +346,7 @@ async def _remove_all(
         for side in sidecars:
             await ws._remove(side.path)
         report.removed.extend(RemovedFile(f.path, f.size, victim.reason) for f in victim.files)
+        gone.add(head.path)
         if victim.record and victim.session:
             entry = {
                 "time": round(time.time(), 6),  # the moment of removal: the fold orders by it
@@ -348,7 +357,10 @@ async def _remove_all(
             }
             lines.setdefault(victim.session, []).append(entry)
     await _missing_lines(ws, inv, lines)
+    _unrecorded_lines(ws, inv, lines, gone, fresh_after)
     for session, entries in lines.items():
+        if f"{SESSIONS_DIR}/{session}/{LEDGER_FILE}" in gone:
+            continue  # the session went whole: no ledger to recreate
         data = b"".join(ledger_line(e) for e in entries)
         with _writable(ws):
             await ws._append(f"{SESSIONS_DIR}/{session}/{LEDGER_FILE}", data)
@@ -367,6 +379,32 @@ def _writable(ws: Workspace) -> Iterator[None]:
                 f"gc cannot change {ws.workdir}: {exc.strerror or exc} (read-only? --dry-run only reads)"
             ) from exc
         raise
+
+
+def _unrecorded_lines(
+    ws: Workspace, inv: Inventory, lines: dict[str, list[dict[str, Any]]], gone: set[str], fresh_after: float
+) -> None:
+    """Offload lines for stored results no ledger line names (a writer died before its line was written).
+
+    Only results older than the grace period: a younger one may still get its line from a live writer.
+    """
+    for s in inv.sessions.values():
+        for item in s.items.values():
+            name = item.path.rsplit("/", 1)[-1]
+            if item.entries or item.path in gone or not name.startswith(TOOL_RESULT_PREFIX):
+                continue
+            if item.mtime >= fresh_after:
+                continue
+            entry = {
+                "time": round(item.mtime, 6),
+                "kind": "tool_result",
+                "ref": ws.reference(item.path),
+                "bytes": item.file.size,
+                "tokens": estimate_tokens(item.file.size),
+                "status": "offloaded",
+                "reconciled": True,
+            }
+            lines.setdefault(s.name, []).insert(0, entry)
 
 
 async def _missing_lines(ws: Workspace, inv: Inventory, lines: dict[str, list[dict[str, Any]]]) -> None:

@@ -235,12 +235,12 @@ class ContextCompactor:
 
     async def _persist(self, session_id: str, state: SessionState, run: _Run) -> None:
         changed = run.changed
-        if changed and hasattr(self.offloader, "_append"):
+        if changed and (hasattr(self.offloader, "record_ledger") or hasattr(self.offloader, "_append")):
             encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
-            lines = []
+            records: list[dict[str, Any]] = []
             for e in changed:
                 record = {
-                    "time": round(time.time(), 3),
+                    "time": round(time.time(), 6),
                     "kind": "compaction",
                     "ref": e.ref,
                     "tool": e.tool,
@@ -251,9 +251,13 @@ class ContextCompactor:
                     "status": e.status,
                     "degraded": e.degraded,
                 }
-                lines.append(encode(record))
-            data = ("\n".join(lines) + "\n").encode("utf-8")
-            await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
+                records.append(record)
+            record_ledger = getattr(self.offloader, "record_ledger", None)
+            if record_ledger is not None:  # the offload lines' own path and order (batched alike)
+                await record_ledger(session_id, records)
+            else:
+                data = ("\n".join(encode(r) for r in records) + "\n").encode("utf-8")
+                await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
         if run.map_text is not None and run.map_text != state.task_map and hasattr(self.offloader, "write_bytes"):
             source = run.map_text.split("```mermaid\n", 1)[1].rsplit("```", 1)[0]
             await self.offloader.write_bytes(self._path(session_id, "taskmap.mmd"), source.encode())  # type: ignore[attr-defined]
