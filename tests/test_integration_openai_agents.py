@@ -22,7 +22,7 @@ from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_messag
 from offloader.core.convert import to_message, to_tool_result
 from offloader.core.convert_responses import rebuild_item
 from offloader.core.messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock
-from offloader.integrations.openai_agents import OffloadModelInput, function_tool
+from offloader.integrations.openai_agents import OffloadModelInput, WorkspaceSession, function_tool
 from offloader.storage import InMemoryStorage
 from workspaces import LocalWorkspace
 
@@ -83,12 +83,14 @@ def _script(read_back: str) -> ScriptedModel:
 
 @pytest.mark.parametrize("read_back", ["Grep", "retrieve_offloaded_content"])
 async def test_three_turn_loop_sends_the_preview_and_reads_the_failure_back(tmp_path: Path, read_back: str) -> None:
-    offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "build-1", window=64_000)
+    ws = LocalWorkspace(tmp_path / "ws")
+    offload = OffloadModelInput(ws, "build-1", window=64_000)
     model = _script(read_back)
     agent = Agent(name="builder", model=model, tools=[run_build, *offload.function_tools()])
     config = RunConfig(call_model_input_filter=offload, tracing_disabled=True)
+    session = WorkspaceSession(ws, "build-1")
 
-    result = await Runner.run(agent, "Why did the build fail?", run_config=config)
+    result = await Runner.run(agent, "Why did the build fail?", run_config=config, session=session)
 
     calls = model.calls
     assert len(calls) == 3
@@ -103,6 +105,8 @@ async def test_three_turn_loop_sends_the_preview_and_reads_the_failure_back(tmp_
     # The SDK's own history still holds the whole log, untouched.
     own = [i for i in result.to_input_list() if isinstance(i, dict) and i.get("type") == "function_call_output"]
     assert own[0]["call_id"] == "call-build" and own[0]["output"] == LOG
+    kept = [i for i in await session.get_items() if i.get("type") == "function_call_output"]
+    assert kept[0]["output"] == LOG  # and so does the session
     stored = (tmp_path / "ws" / "sessions" / "build-1" / "tool_result-call-build.txt").read_text()
     assert stored == LOG
 
@@ -225,3 +229,25 @@ def test_converter_maps_responses_items_and_rebuilds_copies() -> None:
     }
     with pytest.raises(TypeError, match="Responses"):
         to_message({"type": "nonsense"})
+
+
+def test_responses_parts_and_hosted_items_have_a_canonical_form() -> None:
+    files = {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {"type": "input_file", "file_id": "file-1", "filename": "report.pdf"},
+            {"type": "input_file", "file_data": "data:text/plain;base64,aGk=", "filename": "a.txt"},
+            {"type": "input_image", "file_id": "file-2"},
+        ],
+    }
+    blocks = to_message(files).content
+    assert [b.type for b in blocks] == ["data", "data", "data"]
+    assert blocks[0].url == "openai-file:file-1" and blocks[1].data == b"hi"  # type: ignore[union-attr]
+    refusal = {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]}
+    assert to_message(refusal).content == (TextBlock("no"),)
+    assert rebuild_item(refusal, {0: TextBlock("NO")})["content"][0] == {"type": "refusal", "refusal": "NO"}
+    search = {"type": "web_search_call", "id": "ws_1", "status": "completed"}
+    assert to_message(search).content[0].type == "json"
+    with pytest.raises(TypeError, match="Responses"):
+        rebuild_item(search, {0: TextBlock("x")})

@@ -323,3 +323,35 @@ async def test_the_processor_works_under_trio(anyio_backend: str, tmp_path: Path
     messages = _conversation(2)
     out = await history(messages)
     assert _dump(out).count("[Offloaded:") == 2 and out[0] is messages[0]
+
+
+def test_every_part_kind_has_a_canonical_form_and_unknown_parts_are_kept() -> None:
+    from pydantic_ai.messages import FilePart, ImageUrl, RetryFeedbackPart, RetryInfo, ThinkingPart
+
+    response = ModelResponse(
+        parts=[
+            ThinkingPart("let me think"),
+            FilePart(BinaryContent(b"GIF89a", media_type="image/gif")),
+            TextPart("here"),
+        ]
+    )
+    canon = to_message(response)
+    assert canon.role == "assistant" and [b.type for b in canon.content] == ["text", "data", "text"]
+    request = ModelRequest(
+        parts=[
+            UserPromptPart([ImageUrl("https://example.invalid/a.png"), "what is it?"]),
+            ToolReturnPart("shell", "exit 2", tool_call_id="r1", outcome="retried"),
+            RetryFeedbackPart("answer in JSON", retry=RetryInfo(cause="model_retry")),
+        ]
+    )
+    canon = to_message(request)
+    assert canon.role == "user"
+    image = canon.content[0]
+    assert image.type == "data" and image.url == "https://example.invalid/a.png"  # type: ignore[union-attr]
+    assert canon.content[2] == ToolResultBlock("r1", "shell", (TextBlock("exit 2"),), is_error=True)
+    assert "answer in JSON" in canon.content[3].text  # type: ignore[union-attr]  # as the model reads it
+    # Editing the tool result through the compactor's rebuild keeps every other part as it was.
+    edited = rebuild_message(request, {2: ToolResultBlock("r1", "shell", (TextBlock("[offloaded]"),), True)})
+    assert edited.parts[1].content == "[offloaded]" and edited.parts[1].outcome == "retried"
+    assert edited.parts[0] is request.parts[0] and edited.parts[2] is request.parts[2]
+    assert request.parts[1].content == "exit 2"

@@ -144,7 +144,9 @@ def _blocks(msg: Any) -> tuple[list[Block], list[_Origin]]:
     for p, part in enumerate(msg.parts):
         kind = getattr(part, "part_kind", None)
         found: list[tuple[Block, int | None]] = []
-        if kind in _TEXT_PARTS:
+        if kind == "retry-feedback":
+            found = [(TextBlock(_retry_text(part)), None)]
+        elif kind in _TEXT_PARTS:
             found = [(TextBlock(str(part.content)), None)]
         elif kind == "user-prompt":
             found = _content_blocks(part.content, structured=False)

@@ -19,7 +19,8 @@ stay valid::
 
 :func:`function_tool` wraps any :class:`workspaces.Tool` (Read / Grep / Glob,
 ``retrieve_offloaded_content``) as an SDK ``FunctionTool``. A session that keeps
-its items in a workspace is :class:`offloader.integrations.openai_agents_session.WorkspaceSession`.
+its items in a workspace is :class:`~offloader.integrations.openai_agents_session.WorkspaceSession`
+(also importable from here).
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
 from offloader.compaction import CompactionResult, ContextCompactor
 from offloader.core import convert_responses
 from offloader.integrations._cache import OffloadCache
+from offloader.integrations.openai_agents_session import WorkspaceSession
 from offloader.integrations.plain import call_tool
 from offloader.offloader import ContextOffloader
 from offloader.storage import Storage
 from workspaces import Tool, Workspace
 
-__all__ = ["OffloadModelInput", "function_tool", "function_tools"]
+__all__ = ["OffloadModelInput", "WorkspaceSession", "function_tool", "function_tools"]
 
 
 def function_tool(tool: Tool) -> FunctionTool:
