@@ -19,6 +19,7 @@ from agents import Agent, RunConfig, Runner
 from agents import function_tool as sdk_function_tool
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 
+from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
 from offloader.core.convert_responses import rebuild_item
 from offloader.core.messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock
@@ -130,7 +131,13 @@ def _conversation(turns: int) -> list[dict[str, Any]]:
                 "type": "message",
                 "role": "assistant",
                 "id": f"m{t}",
-                "content": [{"type": "output_text", "text": f"done {t}", "annotations": []}],
+                "content": [
+                    {
+                        "type": "output_text",
+                        "text": f"done {t}: " + "the step passed its checks; " * 40,
+                        "annotations": [],
+                    }
+                ],
             }
         )
     return items
@@ -150,16 +157,31 @@ async def test_input_plus_one_turn_is_a_stable_prefix_and_the_input_is_untouched
     assert json.dumps(outputs[-1]).count("[Offloaded:") == 12
 
 
+async def _tight_window(tmp_path: Path, conversation: list[Any]) -> int:
+    """A window the offloaded conversation overflows by the end (whatever the preview's size)."""
+    probe = OffloadModelInput(
+        LocalWorkspace(tmp_path / "probe"), "probe", max_result_tokens=800, preview_tokens=200, window=10**9
+    )
+    await probe.prepare(conversation)
+    assert probe.last_compaction is not None
+    overhead = int(10**9 * CompactionPolicy().system_overhead_ratio)  # counted for the unseen system prompt
+    return int((probe.last_compaction.tokens_before - overhead) * 0.9)
+
+
 async def test_compaction_of_responses_items_keeps_pairs_and_survives_a_restart(tmp_path: Path) -> None:
     items = _conversation(16)
-    settings: dict[str, Any] = {"window": 4_000, "max_result_tokens": 800, "preview_tokens": 200}
+    settings: dict[str, Any] = {
+        "window": await _tight_window(tmp_path, items),
+        "max_result_tokens": 800,
+        "preview_tokens": 200,
+    }
     offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "compact", **settings)
     outputs, levels = [], []
     for end in range(5, len(items) + 1, 4):
         outputs.append(await offload.prepare(items[:end]))
         assert offload.last_compaction is not None
         levels.append(offload.last_compaction.level)
-    assert {"mild", "aggressive"} <= set(levels)
+    assert "mild" in levels and {"aggressive", "emergency"} & set(levels)  # results replaced, then a cut
     for i in range(1, len(outputs)):
         if levels[i] == "none":
             assert outputs[i][: len(outputs[i - 1])] == outputs[i - 1]

@@ -34,6 +34,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
+from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
 from offloader.core.convert_pydantic_ai import rebuild_message
 from offloader.core.messages import TextBlock, ToolCallBlock, ToolResultBlock
@@ -156,7 +157,7 @@ def _conversation(turns: int) -> list[ModelMessage]:
             )
         )
         messages.append(ModelRequest(parts=[ToolReturnPart("shell", body, tool_call_id=f"c{t}")]))
-        messages.append(ModelResponse(parts=[TextPart(f"done {t}")]))
+        messages.append(ModelResponse(parts=[TextPart(f"done {t}: " + "the step passed its checks; " * 40)]))
         messages.append(ModelRequest(parts=[UserPromptPart(f"next {t}")]))
     return messages
 
@@ -174,16 +175,31 @@ async def test_history_plus_one_turn_is_a_stable_prefix(tmp_path: Path) -> None:
         assert longer[: len(shorter)] == shorter
 
 
+async def _tight_window(tmp_path: Path, conversation: list[Any]) -> int:
+    """A window the offloaded conversation overflows by the end (whatever the preview's size)."""
+    probe = OffloadHistory(
+        LocalWorkspace(tmp_path / "probe"), "probe", max_result_tokens=800, preview_tokens=200, window=10**9
+    )
+    await probe(conversation)
+    assert probe.last_compaction is not None
+    overhead = int(10**9 * CompactionPolicy().system_overhead_ratio)  # counted for the unseen system prompt
+    return int((probe.last_compaction.tokens_before - overhead) * 0.9)
+
+
 async def test_compaction_keeps_the_prefix_between_its_steps_and_survives_a_restart(tmp_path: Path) -> None:
     messages = _conversation(16)
-    settings: dict[str, Any] = {"window": 4_000, "max_result_tokens": 800, "preview_tokens": 200}
+    settings: dict[str, Any] = {
+        "window": await _tight_window(tmp_path, messages),
+        "max_result_tokens": 800,
+        "preview_tokens": 200,
+    }
     history = OffloadHistory(LocalWorkspace(tmp_path / "ws"), "stable", **settings)
     outputs, levels = [], []
     for end in range(5, len(messages) + 1, 4):
         outputs.append(await history(messages[:end]))
         assert history.last_compaction is not None
         levels.append(history.last_compaction.level)
-    assert {"mild", "aggressive"} <= set(levels)
+    assert "mild" in levels and {"aggressive", "emergency"} & set(levels)  # results replaced, then a cut
     quiet = [i for i in range(1, len(outputs)) if levels[i] == "none"]
     assert len(quiet) >= 3
     for i in quiet:  # no new compaction step: the previous output is a prefix of this one
@@ -204,7 +220,11 @@ async def test_compaction_keeps_the_prefix_between_its_steps_and_survives_a_rest
 
 async def test_compacted_history_runs_through_a_real_agent(tmp_path: Path) -> None:
     history = OffloadHistory(
-        LocalWorkspace(tmp_path / "ws"), "agent", window=4_000, max_result_tokens=800, preview_tokens=200
+        LocalWorkspace(tmp_path / "ws"),
+        "agent",
+        window=await _tight_window(tmp_path, _conversation(16)),
+        max_result_tokens=800,
+        preview_tokens=200,
     )
     seen: list[list[ModelMessage]] = []
 
