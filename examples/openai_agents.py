@@ -8,6 +8,8 @@ conversation itself is kept, append-only, in the workspace by
 ``ScriptedModel`` acting like an LLM (no API key needed). Run::
 
     python examples/openai_agents.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e '.[openai-agents]'``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ keeps the whole log. The model is pydantic-ai's ``FunctionModel`` scripted to
 act like an LLM (no API key needed). Run::
 
     python examples/pydantic_ai_agent.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e '.[pydantic-ai]'``.
 """
 
 from __future__ import annotations
