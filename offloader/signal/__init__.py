@@ -129,6 +129,10 @@ def preview_over_budget(
     stderr_lines: Collection[int] = (),
 ) -> str:
     """:func:`make_preview` for a caller that already knows ``text`` exceeds the budget."""
+    if isinstance(text, str):
+        compact = _compact_json_preview(text, counter, preview_tokens, max_line_chars)
+        if compact is not None:
+            return compact
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     return _preview(data, counter, preview_tokens, max_line_chars, stderr_lines, want_signal=False)[0]
 
@@ -180,7 +184,11 @@ def _preview(
 ) -> tuple[str, Signal | None]:
     head = bytes(data[:PREFIX_CHARS])
     if head.lstrip()[:1] in (b"{", b"["):
-        text = _json_preview(data, head, counter, budget, cap)
+        size = len(data)
+        complete = size <= PREFIX_CHARS
+        head_text = head.decode("utf-8", "replace" if complete else "ignore")
+        tail_text = "" if complete else bytes(data[-SUFFIX_CHARS:]).decode("utf-8", "ignore")
+        text = _json_preview(head_text, tail_text, size, complete, counter, budget, cap, data)
         if text is not None:
             return text, _read(data, stderr_lines, None, mark)[0] if want_signal else None
     signal, result = _read(data, stderr_lines, None, mark)
@@ -189,18 +197,32 @@ def _preview(
     return assemble_lines(result, list(signal.units), counter, budget, cap), signal
 
 
-def _json_preview(data: Any, head: bytes, counter: TokenCounter, budget: int, cap: int) -> str | None:
-    size = len(data)
-    complete = size <= PREFIX_CHARS
-    head_text = head.decode("utf-8", "ignore" if not complete else "replace")
+def _compact_json_preview(text: str, counter: TokenCounter, budget: int, cap: int) -> str | None:
+    """The preview of a compact (few-line) JSON text, read from its ends without encoding it whole."""
+    start = text[:64].lstrip()[:1]
+    if start not in ("{", "[") or text.count("\n", 0, 4096) >= 3 or "\0" in text[:4096]:
+        return None
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    complete = len(text) <= PREFIX_CHARS
+    tail = "" if complete else text[-SUFFIX_CHARS:]
+    return _json_preview(text[:PREFIX_CHARS], tail, size, complete, counter, budget, cap, None)
+
+
+def _json_preview(
+    head_text: str,
+    tail_text: str,
+    size: int,
+    complete: bool,
+    counter: TokenCounter,
+    budget: int,
+    cap: int,
+    data: Any,
+) -> str | None:
+    """Shape line (scalars verbatim) and a pretty head; pretty JSON keeps its numbered lines (needs ``data``)."""
     multiline = head_text.count("\n", 0, 4096) >= 3
-    view = read_json(
-        head_text,
-        "" if complete else bytes(data[-SUFFIX_CHARS:]).decode("utf-8", "ignore"),
-        size,
-        complete,
-        pretty_chars=0 if multiline else budget * 6,
-    )
+    if multiline and data is None:
+        return None
+    view = read_json(head_text, tail_text, size, complete, pretty_chars=0 if multiline else budget * 6)
     if view is None:
         return None
     shape = head_within(counter, view.shape(), int(budget * 0.4))

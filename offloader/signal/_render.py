@@ -147,7 +147,7 @@ class _Picker:
 def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget: int, cap: int) -> str:
     """Head, the best-scoring units (with their context) and the tail, within ``budget`` tokens."""
     pick = _Picker(counter, budget)
-    head_limit = budget * HEAD_SHARE
+    head_limit = budget * HEAD_SHARE + 2 * MARKER_TOKENS  # the gap markers are not the head's share
     _walk_head(scan, pick, head_limit, cap)
     for unit in sorted(units, key=lambda u: (-u.score, u.lineno)):
         if unit.score < 0.2:
