@@ -1,8 +1,8 @@
 """Draw the documentation's figures from data: ``python docs/gen_figures.py`` (``nox -s docs`` runs it).
 
-* ``figures/bench-offload.svg``: ours vs Strands vs AgentScope on each payload, from
+* ``figures/bench-offload.svg``: ours vs Strands vs AgentScope on each payload, and how many
+  decisive lines each preview keeps, from
   ``benchmarks/results/bench_offload.json`` (written by ``benchmarks/bench_offload.py``);
-  without it, from the committed sample ``figures/data/bench_offload.sample.json``;
 * ``figures/layout.svg``: the on-disk layout of a real workspace, built here with the public API;
 * ``figures/preview.svg``: a tool result before and after offloading, made by ``ContextOffloader``.
 
@@ -26,14 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 FIGURES = ROOT / "docs" / "figures"
 BENCH_JSON = ROOT / "benchmarks" / "results" / "bench_offload.json"
-BENCH_SAMPLE = FIGURES / "data" / "bench_offload.sample.json"
 
 #: Bars of the benchmark chart: JSON key, label, colour.
 SERIES = (
-    ("bare_write", "bare atomic write (floor)", "#b0b0b0"),
-    ("ours", "offloader ContextOffloader", "#2b6cb0"),
-    ("strands", "Strands ContextOffloader", "#dd6b20"),
-    ("agentscope", "AgentScope offload_tool_result", "#38a169"),
+    ("bare_write", "bare write (floor)", "#b0b0b0"),
+    ("ours", "offloader", "#2b6cb0"),
+    ("strands", "Strands", "#dd6b20"),
+    ("agentscope", "AgentScope", "#38a169"),
 )
 MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
 SIGNAL = re.compile(r"error|FAILED|\[stderr\]", re.IGNORECASE)
@@ -48,29 +47,37 @@ def bench_chart(out: Path) -> Path:
     matplotlib.use("svg")
     import matplotlib.pyplot as plt
 
-    source = BENCH_JSON if BENCH_JSON.exists() else BENCH_SAMPLE
+    source = BENCH_JSON
+    if not source.exists():
+        raise SystemExit(f"{source.relative_to(ROOT)} is missing: run python benchmarks/bench_offload.py")
     data = json.loads(source.read_text(encoding="utf-8"))
-    payloads: dict[str, dict[str, float]] = data["payloads"]
+    payloads: dict[str, dict[str, Any]] = data["payloads"]
+    recall = _recall_rates(data)
+    panels = len(payloads) + (1 if recall else 0)
+    cols = min(2, panels)
+    rows = -(-panels // cols)
     plt.rcParams.update({"svg.hashsalt": "offloader-docs", "font.size": 9})
-    fig, axes = plt.subplots(1, len(payloads), figsize=(5.0 * len(payloads), 3.0), squeeze=False)
-    for ax, (name, row) in zip(axes[0], payloads.items(), strict=True):
-        kept = _recall(data, name)
-        marks = {True: "\n(failure line kept)", False: "\n(failure line lost)"}
+    fig, axes = plt.subplots(rows, cols, figsize=(5.4 * cols, 2.9 * rows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    for ax, (name, row) in zip(flat, payloads.items(), strict=False):
+        kept = _signal_kept(row)
+        marks = {True: "\n(signal in context)", False: "\n(signal lost)"}
         shown = [
-            (label + (marks[kept[key]] if key in kept else ""), row[key], colour)
+            (label + (marks[kept[key]] if key in kept else ""), float(row[key]), colour)
             for key, label, colour in SERIES
-            if row.get(key) is not None
+            if isinstance(row.get(key), (int, float))
         ]
-        ys = range(len(shown))
-        ax.barh(list(ys), [v for _, v, _ in shown], color=[c for _, _, c in shown])
-        ax.set_yticks(list(ys), [label for label, _, _ in shown])
-        ax.invert_yaxis()
-        ax.set_title(name)
-        ax.set_xlabel("median ms per offload (lower is faster)")
-        for y, (_, value, _) in zip(ys, shown, strict=True):
-            ax.text(value, y, f" {value:.2f}", va="center")
-        ax.set_xlim(0, max(v for _, v, _ in shown) * 1.2)
-        ax.spines[["top", "right"]].set_visible(False)
+        _bars(ax, shown, name, "median ms per offload (lower is faster)", "{:.2f}")
+    if recall:
+        labels = {"ours": "offloader", "strands": "Strands", "naive_2000_2000": "first + last 2,000 chars"}
+        colours = {"ours": "#2b6cb0", "strands": "#dd6b20"}
+        shown = [(labels.get(k, k), v * 100, colours.get(k, "#8a8a8a")) for k, v in recall.items()]
+        outputs = data["recall"].get("outputs", "?")
+        _bars(
+            flat[len(payloads)], shown, f"Decisive lines kept in the preview ({outputs} real outputs)", "%", "{:.0f} %"
+        )
+    for ax in flat[panels:]:
+        ax.set_visible(False)
     fig.suptitle(f"Tool-result offload, one run ({source.relative_to(ROOT)})", fontsize=9)
     fig.tight_layout()
     fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
@@ -78,10 +85,28 @@ def bench_chart(out: Path) -> Path:
     return out
 
 
-def _recall(data: dict[str, Any], payload: str) -> dict[str, bool]:
+def _bars(ax: Any, shown: list[tuple[str, float, str]], title: str, xlabel: str, fmt: str) -> None:
+    ys = list(range(len(shown)))
+    ax.barh(ys, [v for _, v, _ in shown], color=[c for _, _, c in shown])
+    ax.set_yticks(ys, [label for label, _, _ in shown])
+    ax.invert_yaxis()
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    for y, (_, value, _) in zip(ys, shown, strict=True):
+        ax.text(value, y, " " + fmt.format(value), va="center")
+    ax.set_xlim(0, max(v for _, v, _ in shown) * 1.25)
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def _signal_kept(row: dict[str, Any]) -> dict[str, bool]:
     """Per implementation, whether the model still sees the failure (if the JSON says)."""
-    recall = data.get("recall", {}).get(payload, {})
-    return {k: v for k, v in recall.items() if isinstance(v, bool)} if isinstance(recall, dict) else {}
+    found = row.get("signal_in_context")
+    return {k: v for k, v in found.items() if isinstance(v, bool)} if isinstance(found, dict) else {}
+
+
+def _recall_rates(data: dict[str, Any]) -> dict[str, float]:
+    rates = data.get("recall", {}).get("recall")
+    return {k: float(v) for k, v in rates.items() if isinstance(v, (int, float))} if isinstance(rates, dict) else {}
 
 
 # ---------------------------------------------------------------- text pictures (hand-built SVG)
