@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s docs``, ``nox -s peers``, ``nox -s bench``."""
+"""Developer sessions: ``nox -s tests``, ``lint``, ``docs``, ``peers``, ``bench``, ``race``, ``soak``."""
 
 from __future__ import annotations
 
@@ -56,3 +56,11 @@ def race(session: nox.Session) -> None:
     """The confinement race (tests/test_race.py) for 60 s per backend; ``tests`` runs it for 10 s."""
     session.install("-e", ".[test]")
     session.run("pytest", "-q", "-s", "tests/test_race.py", *session.posargs, env={"OFFLOAD_RACE_SECONDS": "60"})
+
+
+@nox.session
+def soak(session: nox.Session) -> None:
+    """The chaos soak (tests/soak.py) for 5 minutes per backend; ``tests`` runs it for ~80 s in all."""
+    session.install("-e", ".[test]")
+    env = {"OFFLOAD_SOAK_SECONDS": "300"}
+    session.run("pytest", "-q", "-s", "tests/test_soak.py", *session.posargs, env=env)

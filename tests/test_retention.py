@@ -359,3 +359,25 @@ async def test_compaction_lines_follow_the_offload_lines_they_refer_to(workspace
     ledger = (await inventory(workspace)).sessions["s"].ledger
     assert [e["kind"] for e in ledger] == ["tool_result", "compaction"]
     assert (await inventory(workspace)).sessions["s"].items["sessions/s/tool_result-t.txt"].status == "mild"
+
+
+async def test_a_collection_killed_mid_way_is_recorded_by_the_next_one(workspace: Any) -> None:
+    from workspaces.inventory import inventory
+    from workspaces.retention import collect_garbage
+
+    for tid in ("a", "b"):
+        await workspace.offload_tool_result("s", ToolResultBlock(tid, "bash", (TextBlock(tid * 50),)))
+
+    async def die(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt  # killed after the first removal, before any removal line
+
+    later = time.time() + 3600
+    with pytest.raises(KeyboardInterrupt):
+        await collect_garbage(workspace, RetentionPolicy(max_files=0), progress=die, now=later)
+    await collect_garbage(workspace, RetentionPolicy(), now=later)
+    items = (await inventory(workspace)).sessions["s"]
+    assert len(items.items) == 1
+    gone = {e["ref"].rsplit("/", 1)[-1]: e for e in items.ledger if e.get("status") == "removed"}
+    assert set(gone) == {"tool_result-a.txt", "tool_result-b.txt"} - {p.rsplit("/", 1)[-1] for p in items.items}
+    assert all(e["reason"] == "interrupted" for e in gone.values())

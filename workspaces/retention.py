@@ -332,6 +332,14 @@ async def _remove_all(
     gone: set[str] = set()
     last = [v for v in victims if v.files[0].path.endswith(LEDGER_FILE)]  # lone tombstones go last
     ordered = [v for v in victims if v not in last] + last
+    intents: dict[str, list[str]] = {}  # announced first: a collection killed mid-way leaves a record
+    for v in ordered:
+        if v.record and v.session:
+            intents.setdefault(v.session, []).append(ws.reference(v.files[0].path))
+    for session, refs in intents.items():
+        with _writable(ws):
+            line = ledger_line({"kind": "gc-intent", "intent": "remove", "refs": refs})
+            await ws._append(f"{SESSIONS_DIR}/{session}/{LEDGER_FILE}", line)
     for i, victim in enumerate(ordered, 1):
         if progress is not None:
             step = progress(i, len(ordered))
@@ -408,20 +416,32 @@ def _unrecorded_lines(
 
 
 async def _missing_lines(ws: Workspace, inv: Inventory, lines: dict[str, list[dict[str, Any]]]) -> None:
-    """Ledger lines for files the ledger still lists but that are gone (an interrupted collection)."""
+    """Removal lines for files the ledger names but that are gone (a collection killed mid-way).
+
+    A collection announces what it is about to remove (an ``intent`` line); a
+    ref announced so, or recorded as offloaded, whose file is missing gets its
+    ``removed`` line, stamped with the announcement's time when there is one.
+    """
     for s in inv.sessions.values():
         if not s.ledger:
             continue
         present = {f.path.rsplit("/", 1)[-1] for f in s.files}
         refs: dict[str, list[dict[str, Any]]] = {}
+        announced: dict[str, float] = {}
         for e in s.ledger:
             ref = e.get("ref")
             if isinstance(ref, str) and e.get("kind") in ("tool_result", "context", "gc", "compaction"):
                 refs.setdefault(ref, []).append(e)
+            if e.get("intent") == "remove" and isinstance(e.get("refs"), list):
+                for r in e["refs"]:
+                    if isinstance(r, str):
+                        refs.setdefault(r, [])
+                        announced[r] = float(e.get("time", 0.0) or 0.0)
         done = {e["ref"] for e in lines.get(s.name, [])}
         for ref, entries in refs.items():
             name = ref.rsplit("/", 1)[-1]
-            if ref in done or name in present or fold_status(entries) in (REMOVED, ""):
+            status = fold_status(entries)
+            if ref in done or name in present or status == REMOVED or (status == "" and ref not in announced):
                 continue
             try:
                 rel = ws.relative(ref)
@@ -429,5 +449,7 @@ async def _missing_lines(ws: Workspace, inv: Inventory, lines: dict[str, list[di
                 continue
             if not rel.startswith(f"{SESSIONS_DIR}/{s.name}/") or await ws._stat(rel) is not None:
                 continue  # another session's file, or written after the listing
-            entry = {"kind": "gc", "ref": ref, "status": REMOVED, "reason": "missing"}
+            entry: dict[str, Any] = {"kind": "gc", "ref": ref, "status": REMOVED, "reason": "interrupted"}
+            if ref in announced:
+                entry["time"] = announced[ref]
             lines.setdefault(s.name, []).append(entry)
