@@ -46,6 +46,7 @@ async def test_no_escape_while_folders_flip_to_symlinks(tmp_path: Path, backend:
     plant_decoy(decoy)
     before = snapshot(tmp_path, skip=root)
     async with BACKENDS[backend](root) as ws:
+        assert ws.race_free_confinement
         await ws.offload_context("s1", [{"role": "user", "content": "warm up"}])
         with Flipper(root, decoy):
             outcome = await drive(ws, race_seconds())
@@ -55,6 +56,13 @@ async def test_no_escape_while_folders_flip_to_symlinks(tmp_path: Path, backend:
     assert escapes == []
     assert outcome.leaks == []
     assert set(outcome.succeeded) >= EXERCISED, "an operation never got through the race: nothing was tested"
+
+
+async def test_every_backend_that_claims_race_free_confinement_is_raced_here(workspace: Any) -> None:
+    """The shared backends: exactly Local and file:// claim it, and both are in BACKENDS above."""
+    local_fs = getattr(getattr(workspace, "_fs", None), "local", None) is not None
+    name = "file" if local_fs else "local" if isinstance(workspace, LocalWorkspace) else type(workspace).__name__
+    assert workspace.race_free_confinement == (name in BACKENDS)
 
 
 def test_the_race_check_sees_a_write_through_a_swapped_folder(tmp_path: Path) -> None:

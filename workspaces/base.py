@@ -120,6 +120,16 @@ class Workspace(FileTools, abc.ABC):
         return bool(await self._list(path))
 
     @property
+    def race_free_confinement(self) -> bool:
+        """Whether confinement holds while another process swaps folders for symlinks.
+
+        True where every path is walked from a descriptor of the workdir (LocalWorkspace,
+        ``file://`` fsspec); sandbox backends refuse planted symlinks but are best effort
+        against a process racing inside the sandbox (docs: concepts/confinement.md).
+        """
+        return False
+
+    @property
     def runs_commands(self) -> bool:
         """Whether ``exec`` runs commands here (a backend that implements ``_exec``)."""
         return type(self)._exec is not Workspace._exec

@@ -220,6 +220,10 @@ class FsspecWorkspace(Workspace):
         super().__init__(url.rstrip("/"))
         self._next_segment: dict[str, int] = {}
 
+    @property
+    def race_free_confinement(self) -> bool:
+        return self._fs.local is not None  # file://: descriptors; object stores have no symlinks to swap
+
     async def _open(self) -> None:
         await self._fs.open()
 

@@ -66,6 +66,10 @@ class LocalWorkspace(Workspace):
         self.media_names = media_names
 
     @property
+    def race_free_confinement(self) -> bool:
+        return True
+
+    @property
     def runs_commands(self) -> bool:
         return self.allow_host_commands
 

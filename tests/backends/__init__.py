@@ -6,4 +6,4 @@ parametrises the ``workspace`` fixture over every module listed in
 ``BACKENDS`` so the same tests run against every backend.
 """
 
-BACKENDS = ["local", "docker", "e2b", "fsspec_memory", "s3"]
+BACKENDS = ["local", "docker", "e2b", "fsspec_memory", "fsspec_file", "s3"]
