@@ -51,6 +51,7 @@ while [ ! -e "$3" ]; do
     [ $moved = 1 ] && mv -T -- "$s" "$p" 2>/dev/null
   done
 done
+touch "$3.done"
 """
 
 
@@ -102,7 +103,8 @@ async def test_docker_race_inside_the_container_stays_inside_the_container(conta
         try:
             outcome = await drive(ws, race_seconds(), workers=2)
         finally:
-            _sh(container, f"touch {stop}; sleep 0.2; cd {workdir} && for p in sessions/s1 sessions data; do "
+            _sh(container, f"touch {stop}; i=0; while [ ! -e {stop}.done ] && [ $i -lt 100 ]; do sleep 0.1; "
+                           f"i=$((i+1)); done; cd {workdir} && for p in sessions/s1 sessions data; do "
                            '[ -L "$p" ] && rm -f "$p"; done; true')  # fmt: skip
         ref = await ws.offload_tool_result("after", ToolResultBlock("t-after", "x", (TextBlock("after the race"),)))
         _check_works(ref, await ws.read_bytes(ref))
