@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests``, ``lint``, ``docs``, ``peers``, ``bench``, ``race``, ``soak``."""
+"""Developer sessions: ``nox -s tests``, ``lint``, ``docs``, ``peers``, ``wheel``, ``bench``, ``race``, ``soak``."""
 
 from __future__ import annotations
 
@@ -64,3 +64,9 @@ def soak(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     env = {"OFFLOAD_SOAK_SECONDS": "300"}
     session.run("pytest", "-q", "-s", "tests/test_soak.py", *session.posargs, env=env)
+
+
+@nox.session(venv_backend="none")
+def wheel(session: nox.Session) -> None:
+    """Build the wheel; install it into a fresh venv once per extra; import and smoke-run each feature."""
+    session.run("python3", ".ci/wheel_smoke.py", *session.posargs)

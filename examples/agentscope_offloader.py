@@ -6,6 +6,8 @@ workspace; the model then finds the failure with the workspace's Grep tool and
 reads around it with Read. Run::
 
     python examples/agentscope_offloader.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e '.[agentscope]'``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Run: ``python examples/compaction.py``. No network, no API keys: the
 conversation is scripted, the workspace is a temporary local folder and the
 summaries come from the extractive summarizer. For each level the script prints
 tokens before/after, what changed and where the removed content went.
+
+Install (from a checkout): ``pip install -e .``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ E2B sandbox or S3 work the same). A scripted LangChain model (no API key)
 greps the evicted file and reads around the match. Run::
 
     python examples/deepagents_backend.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e '.[deepagents]'``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ Needs a Docker engine. Without ``--image`` it uses ``busybox:latest`` if the
 engine has it, else builds a tiny image from the host's static busybox
 (``/bin/busybox``, Debian package ``busybox-static``) with ``docker import``:
 no registry, no network.
+
+Install (from a checkout): ``pip install -e '.[docker]'``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ workspace. The "model" here is a scripted function speaking OpenAI's chat
 format, so the loop runs offline; swap in a real client call. Run::
 
     python examples/plain_loop.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e .``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ build log out of the context, the agent greps the offloaded object by its
 
 Against real S3 drop the server and the storage options (s3fs finds credentials
 the usual way): ``FsspecWorkspace("s3://my-bucket/agents")``.
+
+Install (from a checkout): ``pip install -e '.[s3-local]'``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ error lines, tail) plus a reference; the model then asks
 scripted stand-in for a real one (no API key needed). Run::
 
     python examples/strands_plugin.py [--workdir DIR]
+
+Install (from a checkout): ``pip install -e '.[strands]'``.
 """
 
 from __future__ import annotations

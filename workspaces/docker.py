@@ -58,10 +58,16 @@ from offloader.core.errors import (
     PathOutsideWorkspace,
     UnsupportedOperation,
 )
+from offloader.core.extras import MissingExtra
 
 from .base import Workspace
 
 __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
+
+try:
+    import docker  # noqa: F401 - imported where used; checked here so a missing extra fails at import
+except ModuleNotFoundError as exc:
+    raise MissingExtra("DockerWorkspace", "docker", exc.name) from exc
 
 #: Programs the image must provide (busybox provides all of them).
 REQUIRED_TOOLS = ("sh", "tar", "find", "stat", "grep", "dd", "cat", "ln", "mv", "rm", "mkdir", "realpath", "truncate")

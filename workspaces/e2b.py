@@ -55,20 +55,26 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import anyio
-import httpx
-from e2b import AsyncSandbox
-from e2b.exceptions import (
-    FileNotFoundException,
-    InvalidArgumentException,
-    NotEnoughSpaceException,
-    NotFoundException,
-    RateLimitException,
-    SandboxException,
-    SandboxNotRunningException,
-    SandboxUnreachableException,
-    TimeoutException,
-)
-from e2b.sandbox.commands.command_handle import CommandExitException
+
+from offloader.core.extras import MissingExtra
+
+try:
+    import httpx
+    from e2b import AsyncSandbox
+    from e2b.exceptions import (
+        FileNotFoundException,
+        InvalidArgumentException,
+        NotEnoughSpaceException,
+        NotFoundException,
+        RateLimitException,
+        SandboxException,
+        SandboxNotRunningException,
+        SandboxUnreachableException,
+        TimeoutException,
+    )
+    from e2b.sandbox.commands.command_handle import CommandExitException
+except ModuleNotFoundError as exc:
+    raise MissingExtra("E2BWorkspace", "e2b", exc.name) from exc
 
 from offloader.core.backend import ExecResult, FileInfo
 from offloader.core.errors import (

@@ -44,6 +44,7 @@ import sniffio
 
 from offloader.core.backend import FileInfo
 from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
+from offloader.core.extras import MissingExtra
 from offloader.core.naming import safe_name
 from offloader.core.protocol import StoredContent
 
@@ -63,7 +64,12 @@ class _Fs:
     def __init__(self, url: str, options: dict[str, Any]) -> None:
         protocol, _ = fsspec.core.split_protocol(url)
         self.protocol = protocol or "file"
-        self.cls = fsspec.get_filesystem_class(self.protocol)
+        try:
+            self.cls = fsspec.get_filesystem_class(self.protocol)
+        except ImportError as exc:
+            if self.protocol in ("s3", "s3a"):
+                raise MissingExtra(f"{self.protocol}:// workspaces", "s3", "s3fs") from exc
+            raise
         self.root = str(self.cls._strip_protocol(url)).rstrip("/")
         self.options = {"skip_instance_cache": True, "use_listings_cache": False, **options}
         self.is_async = False

@@ -6,7 +6,7 @@ group; ``offload`` then keeps draining until the command has gone, removes any
 process of the group that outlived it, and reports the signal. Both streams are
 read by this process (never handed to the command as files), so a full disk is
 seen here and the pipes are still drained to the end. The stored format is
-described in :mod:`offloader.streams`.
+described in :mod:`offloader.core.streams`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import IO
 
-from offloader.streams import STDERR_MARK_BYTES, Stream, mark_stderr_lines
+from offloader.core.streams import STDERR_MARK_BYTES, Stream, mark_stderr_lines
 
 __all__ = ["FORWARDED_SIGNALS", "Capture", "SignalForwarder", "capture", "exit_status", "forward_signals"]
 

@@ -19,8 +19,17 @@ __all__ = ["mcp"]
     help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.",
 )
 def mcp(workdir: str, port: int | None) -> None:
-    """Serve the workspace's Read, Grep, Glob, retrieve and offload tools over MCP."""
-    from offloader.integrations.mcp import run_mcp_server
+    """Serve the workspace's Read, Grep, Glob, retrieve and offload tools over MCP.
+
+    Needs the mcp extra: pip install 'offloader[mcp]'. The workdir is created
+    when missing (the offload tool stores there).
+    """
+    from offloader.core.extras import MissingExtra
+
+    try:
+        from offloader.integrations.mcp import run_mcp_server
+    except MissingExtra as exc:
+        raise click.ClickException(str(exc)) from None
 
     if port is None:
         run_mcp_server(workdir)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from offloader.core.layout import is_hidden
 from offloader.core.naming import safe_name
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ async def resolve_item(ws: Workspace, ref: str, *, session: str | None = None) -
 async def _by_file_name(ws: Workspace, name: str, session: str | None, missing: str | None = None) -> str:
     top = f"sessions/{session}" if session else "sessions"
     listing = [*await ws._list(top), *([] if session else await ws._list("data"))]
-    files = [f.path for f in listing if not f.path.rsplit("/", 1)[-1].startswith(".tmp-")]
+    files = [f.path for f in listing if not is_hidden(f.path)]  # not temp files, not derived indexes
     found = [p for p in files if p.rsplit("/", 1)[-1] in (name, f"tool_result-{name}.txt")]
     if missing is not None and len(found) != 1:
         raise click.ClickException(f"nothing is stored at {ws.reference(missing)}" + _closest(ws, name, files))

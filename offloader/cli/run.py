@@ -12,7 +12,8 @@ from typing import Any, NoReturn
 import anyio
 import click
 
-from offloader.streams import STDERR_MARK
+from offloader.core.layout import TMP_PREFIX, TOOL_RESULT_PREFIX, estimate_tokens
+from offloader.core.streams import STDERR_MARK
 
 from ._child import Capture, capture, exit_status, forward_signals
 from ._common import emit_json, is_url, json_option, resolve_workdir
@@ -102,7 +103,7 @@ def run(
     except (OSError, ValueError) as exc:
         raise click.ClickException(f"cannot create {os.path.join(str(ws.path), rel_folder)}: {exc}") from exc
     folder = held.path  # the session folder by descriptor: the command cannot redirect it with a symlink
-    tmp = os.path.join(folder, f".tmp-run-{secrets.token_hex(6)}")
+    tmp = os.path.join(folder, f"{TMP_PREFIX}run-{secrets.token_hex(6)}")
     with forward_signals() as forwarder, held:
         try:
             with open(tmp, "xb", buffering=0) as dst:
@@ -192,7 +193,7 @@ async def _finish_run(
             return outcome
     async with ws:
         tid = f"run-{secrets.token_hex(6)}"
-        rel = f"{ws.session_dir(session_id)}/tool_result-{safe_name(tid)}.txt"
+        rel = f"{ws.session_dir(session_id)}/{TOOL_RESULT_PREFIX}{safe_name(tid)}.txt"
         name = os.path.basename(rel)
         try:
             await anyio.to_thread.run_sync(held.link, name)  # atomic, never overwrites
@@ -210,7 +211,7 @@ async def _finish_run(
                     "tool": " ".join(" ".join(command).split())[:200],
                     "tool_id": tid,
                     "bytes": size,
-                    "tokens": (size + 3) // 4,
+                    "tokens": estimate_tokens(size),
                     "status": "offloaded",
                     "is_error": code != 0,
                     "exit_code": code,
@@ -229,7 +230,7 @@ async def _finish_run(
         notes.append(f"{n} failure line{'s' if n != 1 else ''}")
     streams = f" ({done.stderr_lines} on stderr)" if done.stderr_lines else ""
     header = [
-        f"[Offloaded: {preview.lines} lines{streams}, ~{(size + 3) // 4} tokens, {', '.join(notes)}]",
+        f"[Offloaded: {preview.lines} lines{streams}, ~{estimate_tokens(size)} tokens, {', '.join(notes)}]",
         f"Full output: {ref}",
         "Read it with your file tools (Read with offset/limit, Grep for a pattern)"
         + (f'; stderr lines start with "{STDERR_MARK.strip()}".' if done.stderr_lines else "."),

@@ -2,7 +2,7 @@
 
 :func:`preview_output` is the one call ``offload run`` makes: the signal engine
 (:mod:`offloader.signal`) over the stored file, memory-mapped. The stored file
-follows :mod:`offloader.streams`: stderr lines carry a mark, which the engine
+follows :mod:`offloader.core.streams`: stderr lines carry a mark, which the engine
 reads as "known stderr" (those lines rank higher and are candidates even
 without a keyword).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..streams import STDERR_MARK_BYTES
+from offloader.core.streams import STDERR_MARK_BYTES
 
 __all__ = ["RunPreview", "preview_output", "sniff_binary"]
 

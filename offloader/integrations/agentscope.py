@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from offloader.core.extras import MissingExtra
 from workspaces import Tool, Workspace
+
+try:
+    import agentscope  # noqa: F401 - imported where used; checked here so a missing extra fails at import
+except ModuleNotFoundError as exc:
+    raise MissingExtra("the AgentScope tools", "agentscope", exc.name) from exc
 
 if TYPE_CHECKING:
     from agentscope.tool import FunctionTool, ToolChunk

@@ -32,28 +32,33 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from deepagents.backends.protocol import (
-    BackendProtocol,
-    DeleteResult,
-    EditResult,
-    ExecuteResponse,
-    FileDownloadResponse,
-    FileUploadResponse,
-    GlobResult,
-    GrepMatch,
-    GrepResult,
-    LsResult,
-    ReadResult,
-    SandboxBackendProtocol,
-    WriteResult,
-)
-from deepagents.backends.protocol import FileInfo as DeepFileInfo
-from deepagents.backends.utils import (
-    _get_backend_read_file_type,
-    compile_grep_include_glob,
-    perform_string_replacement,
-    slice_read_response,
-)
+from offloader.core.extras import MissingExtra
+
+try:
+    from deepagents.backends.protocol import (
+        BackendProtocol,
+        DeleteResult,
+        EditResult,
+        ExecuteResponse,
+        FileDownloadResponse,
+        FileUploadResponse,
+        GlobResult,
+        GrepMatch,
+        GrepResult,
+        LsResult,
+        ReadResult,
+        SandboxBackendProtocol,
+        WriteResult,
+    )
+    from deepagents.backends.protocol import FileInfo as DeepFileInfo
+    from deepagents.backends.utils import (
+        _get_backend_read_file_type,
+        compile_grep_include_glob,
+        perform_string_replacement,
+        slice_read_response,
+    )
+except ModuleNotFoundError as exc:
+    raise MissingExtra("the deepagents backend", "deepagents", exc.name) from exc
 
 from offloader.core import text as _text
 from offloader.core.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceError

@@ -21,8 +21,13 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import mcp_types as types
-from mcp.server import Server
+from offloader.core.extras import MissingExtra
+
+try:
+    import mcp_types as types
+    from mcp.server import Server
+except ModuleNotFoundError as exc:
+    raise MissingExtra("the MCP server (offload mcp)", "mcp", exc.name) from exc
 
 from offloader.core.messages import TextBlock, ToolResultBlock
 from offloader.retrieval import retrieval_tool

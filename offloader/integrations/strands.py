@@ -27,10 +27,15 @@ import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from strands.hooks.events import AfterToolCallEvent, BeforeModelCallEvent
-from strands.plugins import Plugin, hook
-from strands.tools.tools import PythonAgentTool
-from strands.types.tools import AgentTool, ToolResult, ToolSpec, ToolUse
+from offloader.core.extras import MissingExtra
+
+try:
+    from strands.hooks.events import AfterToolCallEvent, BeforeModelCallEvent
+    from strands.plugins import Plugin, hook
+    from strands.tools.tools import PythonAgentTool
+    from strands.types.tools import AgentTool, ToolResult, ToolSpec, ToolUse
+except ModuleNotFoundError as exc:
+    raise MissingExtra("the Strands plugin", "strands", exc.name) from exc
 
 from offloader.offloader import DEFAULT_EXCLUDED_TOOLS, ContextOffloader, ShouldOffload
 from offloader.storage import InMemoryStorage, Storage
