@@ -78,12 +78,10 @@ def core() -> None:
 
 def _missing_extras() -> None:
     """Without its extra, each feature fails with one line naming the install command."""
-    from offloader.core.extras import MissingExtra
-
     def expect(extra: str, attempt: Callable[[], object]) -> None:
         try:
             attempt()
-        except MissingExtra as exc:
+        except ImportError as exc:  # offloader.core.extras.MissingExtra, or an integration's own ImportError
             message = str(exc)
             check(f"pip install 'offloader[{extra}]'" in message and "\n" not in message, f"{extra}: {message}")
             return

@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Extras for developing offloader itself, not features of it.
-DEV_EXTRAS = {"test", "bench", "dev", "docs"}
+DEV_EXTRAS = {"test", "bench", "dev", "docs", "peers"}
 _INSTALL = re.compile(r"^Install \(from a checkout\): ``pip install -e (?:'\.\[([\w,-]+)\]'|\.)``", re.MULTILINE)
 
 
