@@ -44,7 +44,8 @@ def offload_cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 async def _local_and_memory() -> None:
     from offloader import TextBlock, ToolResultBlock
     from offloader.retrieval import retrieve
-    from workspaces import FsspecWorkspace, LocalWorkspace
+    from workspaces import LocalWorkspace
+    from workspaces.fsspec import FsspecWorkspace
 
     with tempfile.TemporaryDirectory() as tmp:
         for ws in (LocalWorkspace(Path(tmp) / "ws"), FsspecWorkspace(f"memory://smoke-{os.getpid()}")):
@@ -78,6 +79,7 @@ def core() -> None:
 
 def _missing_extras() -> None:
     """Without its extra, each feature fails with one line naming the install command."""
+
     def expect(extra: str, attempt: Callable[[], object]) -> None:
         try:
             attempt()
@@ -88,12 +90,12 @@ def _missing_extras() -> None:
         raise SystemExit(f"smoke check failed: {extra} is not installed, yet its feature imported")
 
     def fsspec_s3() -> object:
-        from workspaces import FsspecWorkspace
+        from workspaces.fsspec import FsspecWorkspace
 
         return FsspecWorkspace("s3://bucket/prefix")
 
-    expect("docker", lambda: importlib.import_module("workspaces").DockerWorkspace)
-    expect("e2b", lambda: importlib.import_module("workspaces").E2BWorkspace)
+    expect("docker", lambda: importlib.import_module("workspaces.docker"))
+    expect("e2b", lambda: importlib.import_module("workspaces.e2b"))
     expect("s3", fsspec_s3)
     for extra, module in INTEGRATIONS.items():
         if importlib.util.find_spec(module) is not None:  # an integration this version ships
@@ -107,7 +109,7 @@ def docker() -> None:
     """The SDK and DockerWorkspace import; with an engine, examples/docker_sandbox.py runs it for real."""
     import docker as sdk
 
-    from workspaces import DockerWorkspace
+    from workspaces.docker import DockerWorkspace
 
     check(DockerWorkspace is not None, "DockerWorkspace imports")
     try:
@@ -119,13 +121,13 @@ def docker() -> None:
 
 
 def e2b() -> None:
-    from workspaces import E2BWorkspace
+    from workspaces.e2b import E2BWorkspace
 
     check(E2BWorkspace is not None, "E2BWorkspace imports")
 
 
 def s3() -> None:
-    from workspaces import FsspecWorkspace
+    from workspaces.fsspec import FsspecWorkspace
 
     ws = FsspecWorkspace("s3://bucket/prefix", anon=True)
     check(ws.workdir.startswith("s3://"), "an s3:// workspace is built")
@@ -162,7 +164,9 @@ def speed() -> None:
 
 def every_feature() -> None:
     """``all``: every workspace and integration imports together."""
-    from workspaces import DockerWorkspace, E2BWorkspace, FsspecWorkspace
+    from workspaces.docker import DockerWorkspace
+    from workspaces.e2b import E2BWorkspace
+    from workspaces.fsspec import FsspecWorkspace
 
     check(all((DockerWorkspace, E2BWorkspace, FsspecWorkspace)), "workspaces import")
     for module in INTEGRATIONS.values():

@@ -311,3 +311,22 @@ def test_verbose_shows_which_tokenizer_counts(tmp_path: Path) -> None:
         timeout=60,
     )
     assert "token counter:" not in quiet.stderr
+
+
+def test_ls_stats_and_gc_report_the_same_items_and_bytes(populated: Path) -> None:
+    ref = str(populated / "sessions/builds/tool_result-b1.txt")
+    assert _cli("show", ref, "--lines", "100:120").exit_code == 0  # builds the item's .lineidx sidecar
+    listed = json.loads(_cli("ls", "--workdir", str(populated), "--json").output)["sessions"]
+    stats = json.loads(_cli("stats", "--workdir", str(populated), "--json").output)["totals"]
+    report = json.loads(_cli("gc", "--workdir", str(populated), "--dry-run", "--json").output)
+    on_disk = [p for p in (populated / "sessions").rglob("*") if p.is_file()]
+    assert stats["items"] == sum(s["items"] for s in listed) == 2
+    assert stats["bytes"] == sum(s["bytes"] for s in listed) == sum(p.stat().st_size for p in on_disk)
+    assert report["removed_files"] == 0 and report["kept_bytes"] == stats["bytes"] + stats["media_bytes"]
+    items = json.loads(_cli("ls", "builds", "--workdir", str(populated), "--json").output)["items"]
+    b1 = next(i for i in items if i["name"] == "tool_result-b1.txt")
+    assert (
+        b1["bytes"]
+        == (populated / "sessions/builds/tool_result-b1.txt").stat().st_size
+        + (populated / "sessions/builds/tool_result-b1.txt.lineidx").stat().st_size
+    )

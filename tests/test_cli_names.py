@@ -115,10 +115,13 @@ def test_an_unknown_reference_names_the_closest_files(ws: Path) -> None:
     assert done.exit_code != 0 and "nothing is stored at" in done.output and "did you mean" in done.output
 
 
-def test_gc_session_accepts_the_id_and_a_plain_folder_name(ws: Path) -> None:
-    for name in ("build", "/etc"):
-        done = _cli("gc", "--workdir", str(ws), "--session", name, "--dry-run", "--json")
+def test_gc_session_accepts_the_id_and_the_printed_folder_name(ws: Path) -> None:
+    encoded = safe_name("/etc")
+    for name in ("build", "/etc", encoded):
+        done = _cli("gc", "--workdir", str(ws), "--session", name, "--dry-run", "--max-age", "0s", "--temp-grace", "0s")
         assert done.exit_code == 0, done.output
+        report = json.loads(_cli("gc", "--workdir", str(ws), "--session", name, "--dry-run", "--json").output)
+        assert report["scanned"] == len(list((ws / "sessions" / (encoded if name != "build" else "build")).iterdir()))
 
 
 @pytest.mark.parametrize(

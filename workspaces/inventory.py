@@ -51,6 +51,7 @@ __all__ = [
     "Inventory",
     "Item",
     "SessionInventory",
+    "check_folder_name",
     "fold_status",
     "inventory",
     "is_item_file",
@@ -255,14 +256,28 @@ def _classify(found: dict[str, SessionInventory], listing: Iterable[FileInfo]) -
             s.orphans.extend(side)
 
 
-async def inventory(ws: Workspace, session: str | None = None, *, read_state: bool = False) -> Inventory:
+def check_folder_name(folder: str) -> str:
+    """``folder`` if it is one session folder's name (as listed under ``sessions/``); else ValueError."""
+    if not isinstance(folder, str) or not folder or "/" in folder or "\\" in folder or folder.startswith("."):
+        raise ValueError(f"not a session folder name: {folder!r}")
+    return folder
+
+
+async def inventory(
+    ws: Workspace, session: str | None = None, *, folder: str | None = None, read_state: bool = False
+) -> Inventory:
     """List ``ws`` as items (one listing, one read per ledger, overlapped).
 
     ``session``: only that session (given as the id passed to ``offload_*``) and
-    no media. ``read_state``: also read each session's ``state.json`` (gc's pins).
+    no media; ``folder``: only the session in that folder (its name as listed,
+    e.g. by ``offload ls``). ``read_state``: also read each session's
+    ``state.json`` (gc's pins).
     """
     await ws._ready()
-    only = f"{SESSIONS_DIR}/{safe_name(session)}" if session is not None else None
+    if folder is not None:
+        only: str | None = f"{SESSIONS_DIR}/{check_folder_name(folder)}"
+    else:
+        only = f"{SESSIONS_DIR}/{safe_name(session)}" if session is not None else None
     listing = await ws._list(only or SESSIONS_DIR)
     media_listing = [] if only else [f for f in await ws._list(DATA_DIR) if f.path.startswith(f"{DATA_DIR}/")]
     inv = Inventory(scanned=len(listing) + len(media_listing))

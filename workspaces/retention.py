@@ -78,6 +78,7 @@ from .inventory import (
     Inventory,
     Item,
     SessionInventory,
+    check_folder_name,
     fold_status,
     inventory,
     is_item_file,
@@ -100,6 +101,7 @@ class RetentionPolicy:
     ``max_age``: seconds since last modification; ``max_bytes``: total bytes under
     ``sessions/`` + ``data/``; ``max_files``: items (offloaded results + media);
     ``session``: restrict to one session id (as given to ``offload_*``);
+    ``session_folder``: or to one session folder, named as ``offload ls`` prints it;
     ``temp_grace``: the grace period: nothing younger is ever removed.
     """
 
@@ -108,6 +110,7 @@ class RetentionPolicy:
     max_files: int | None = None
     session: str | None = None
     temp_grace: float = 600.0
+    session_folder: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("max_age", "max_bytes", "max_files"):
@@ -118,6 +121,10 @@ class RetentionPolicy:
             raise ValueError(f"temp_grace must be a non-negative number, got {self.temp_grace!r}")
         if self.session is not None and (not isinstance(self.session, str) or not self.session):
             raise ValueError("session must be a non-empty str or None")
+        if self.session_folder is not None:
+            check_folder_name(self.session_folder)
+            if self.session is not None:
+                raise ValueError("give session or session_folder, not both")
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +313,7 @@ async def collect_garbage(
     before each removal. ``now``: the collection's clock (default: the current time).
     """
     now = time.time() if now is None else now
-    inv = await inventory(ws, policy.session, read_state=True)
+    inv = await inventory(ws, policy.session, folder=policy.session_folder, read_state=True)
     report = GcReport(dry_run=dry_run, scanned=inv.scanned)
     referenced = await _referenced_media(ws, inv) if inv.media else set()
     plan = _plan(inv, policy, now, report, referenced)

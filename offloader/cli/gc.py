@@ -73,7 +73,7 @@ def gc(
     async def go(ws: Any) -> Any:
         scoped = policy
         if session is not None:
-            scoped = dataclasses.replace(policy, session=_session_id(session, await resolve_session(ws, session)))
+            scoped = dataclasses.replace(policy, session=None, session_folder=await resolve_session(ws, session))
         return await _gc_with_progress(ws, scoped, dry_run, not as_json)
 
     report = run_async(with_ws, workdir, go)
@@ -95,19 +95,6 @@ def gc(
         click.echo(f"note: {note}")
     if report.skipped_changed:
         click.echo(f"note: {report.skipped_changed} files changed during the collection and were kept")
-
-
-def _session_id(given: str, folder: str) -> str:
-    """The session id whose folder is ``folder`` (``given`` names it as an id or as the folder)."""
-    from offloader.core.naming import is_plain_name, safe_name
-
-    if safe_name(given) == folder:
-        return given
-    if is_plain_name(folder):
-        return folder
-    raise click.ClickException(
-        f"gc --session needs the session id for the encoded folder {folder!r} (the id given to offload_*)"
-    )
 
 
 async def _gc_with_progress(ws: Any, policy: Any, dry_run: bool, show: bool) -> Any:

@@ -1,4 +1,4 @@
-"""``offload ls`` and ``offload stats``: both count items the same way (see ``inventory``).
+"""``offload ls`` and ``offload stats``: items as ``workspaces.inventory`` defines them (as gc does).
 
 An item is an offloaded file with its index sidecars and its ledger lines: its
 ``bytes`` include the sidecars, its ``tokens`` are what its offload kept out of
@@ -11,14 +11,16 @@ flight are not counted.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import click
 
 from ._common import emit_json, human_age, human_bytes, json_option, run_async, table, with_ws, workdir_option
-from .inventory import Inventory, SessionInventory, inventory
 from .names import resolve_session
+
+if TYPE_CHECKING:
+    from workspaces.inventory import Inventory, SessionInventory
 
 __all__ = ["ls_command", "stats"]
 
@@ -44,8 +46,10 @@ def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
     """
 
     async def go(ws: Any) -> tuple[Inventory, str]:
+        from workspaces.inventory import inventory
+
         folder = await resolve_session(ws, session) if session is not None else None
-        return await inventory(ws, folder), ws.workdir
+        return await inventory(ws, folder=folder), ws.workdir
 
     inv, root = run_async(with_ws, workdir, go)
     now = time.time()
@@ -127,6 +131,8 @@ def stats(workdir: str, as_json: bool) -> None:
     """
 
     async def go(ws: Any) -> tuple[Inventory, list[str]]:
+        from workspaces.inventory import inventory
+
         inv = await inventory(ws)
         return inv, await _torn_context_logs(ws, inv)
 
