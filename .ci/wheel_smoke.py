@@ -23,7 +23,9 @@ import tempfile
 import time
 import tomllib
 import venv
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Extras for developing offloader itself, not features of it.
@@ -55,30 +57,39 @@ def build_wheel(out: Path) -> Path:
     return wheel
 
 
-def smoke(target: str, wheel: Path, examples: list[str], work: Path) -> float:
+def smoke(target: str, wheel: Path, examples: list[str], work: Path) -> str:
+    """Install ``wheel[target]`` into a new venv and run the checks there; a report line (raises on failure)."""
     started = time.monotonic()
     env_dir = work / f"venv-{target}"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     spec = str(wheel) if target == "core" else f"{wheel}[{target}]"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", spec], check=True)
+    _run(target, [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", spec])
     run_dir = work / f"run-{target}"
     run_dir.mkdir()
     shutil.copy(ROOT / ".ci" / "smoke_checks.py", run_dir)
     for name in examples:
         shutil.copy(ROOT / "examples" / name, run_dir / name)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    subprocess.run(
-        [str(python), "smoke_checks.py", target, *examples],
-        cwd=run_dir,
-        env={**env, "PATH": f"{env_dir}/bin:{env['PATH']}"},
-        check=True,
-    )
-    shutil.rmtree(env_dir, ignore_errors=True)  # keep the disk footprint to one venv at a time
-    return time.monotonic() - started
+    env["PATH"] = f"{env_dir}/bin:{env['PATH']}"
+    out = _run(target, [str(python), "smoke_checks.py", target, *examples], cwd=run_dir, env=env)
+    shutil.rmtree(env_dir, ignore_errors=True)  # keep the disk footprint small
+    return f"smoke {target}: ok ({time.monotonic() - started:.0f} s)" + "".join(f"\n{line}" for line in out)
+
+
+def _run(target: str, argv: list[str], **kwargs: Any) -> list[str]:
+    done = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    if done.returncode:
+        raise SmokeFailed(f"smoke {target}: {' '.join(argv[-3:])} exited {done.returncode}\n{done.stdout}{done.stderr}")
+    return done.stdout.splitlines()
+
+
+class SmokeFailed(Exception):
+    """One target's install or checks failed; the message holds its output."""
 
 
 def main(argv: list[str]) -> int:
+    jobs = int(os.environ.get("OFFLOAD_SMOKE_JOBS", "2"))  # pip and imports are partly I/O: two at once pay off
     known = targets()
     chosen = argv or known
     unknown = sorted(set(chosen) - set(known))
@@ -88,13 +99,22 @@ def main(argv: list[str]) -> int:
     stray = sorted(set(by_target) - set(known))
     if stray:
         sys.exit(f"examples name installs that are not extras: {stray}")
+    failed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="offload-wheel-smoke-") as tmp:
         work = Path(tmp)
         wheel = build_wheel(work / "dist")
-        print(f"built {wheel.name}", flush=True)
-        for target in chosen:
-            took = smoke(target, wheel, by_target.get(target, []), work)
-            print(f"smoke {target}: ok ({took:.0f} s)", flush=True)
+        print(f"built {wheel.name}; {len(chosen)} fresh installs, {jobs} at a time", flush=True)
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            running = {pool.submit(smoke, t, wheel, by_target.get(t, []), work): t for t in chosen}
+            for future in as_completed(running):
+                try:
+                    print(future.result(), flush=True)
+                except SmokeFailed as exc:
+                    failed.append(running[future])
+                    print(exc, flush=True)
+    if failed:
+        print(f"FAILED: {', '.join(sorted(failed))}", flush=True)
+        return 1
     return 0
 
 
