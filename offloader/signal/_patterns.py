@@ -50,6 +50,7 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b", "fail", 3.0),
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
+    Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(
         r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
         r"|returned [1-9][0-9]* exit status",
