@@ -69,3 +69,24 @@ async def test_canonical_records_still_round_trip(tmp_path: Path) -> None:
         assert url == f"workspace:///data/{hashlib.sha256(base64.b64encode(PNG)).hexdigest()}.png"
     with pytest.raises(ValueError, match="media_names"):
         LocalWorkspace(tmp_path / "x", media_names="md5")
+
+
+@pytest.mark.anyio
+async def test_the_compactor_takes_every_stored_form_back(tmp_path: Path) -> None:
+    from offloader.compaction import ContextCompactor
+    from offloader.tokens import HeuristicCounter
+
+    msg_mod = pytest.importorskip("agentscope.message")
+    originals = [
+        msg_mod.UserMsg(name="user", content="x " * 3000),  # AgentScope
+        {"role": "assistant", "content": [{"text": "y " * 3000}]},  # Strands
+        {"role": "user", "content": "z " * 3000},  # OpenAI
+        Message("assistant", (TextBlock("w " * 3000),)),  # canonical
+    ]
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        ref = await ws.offload_context("log", originals)
+        records = [json.loads(line) for line in (await ws.read_bytes(ref)).decode().splitlines()]
+        assert [read_record(r).role for r in records] == ["user", "assistant", "user", "assistant"]
+        compactor = ContextCompactor(ws, window=2_000, counter=HeuristicCounter())
+        result = await compactor.compact("again", [*records, {"role": "user", "content": "and now?"}])
+        assert result.tokens_after < result.tokens_before
