@@ -20,6 +20,7 @@ import anyio
 import pytest
 
 from offloader.core.messages import Message, TextBlock, ToolResultBlock
+from offloader.core.records import read_record
 from tests.conftest import require
 from workspaces import LocalWorkspace, NotEnoughSpace
 from workspaces.retention import RetentionPolicy
@@ -274,7 +275,7 @@ def test_soak_1000_offloads_from_100_sessions_in_4_processes_with_gc_running(tmp
                 assert Path(str(e["ref"])).read_text() == _payload(str(e["tool_id"]))[:20_000]
         context, torn = _jsonl(session / "context.jsonl")
         assert not torn
-        messages.extend(str(m["content"][0]["text"]) for m in context)  # type: ignore[index]
+        messages.extend(str(read_record(m).content[0].text) for m in context)  # type: ignore[arg-type,union-attr]
     assert len(recorded) == len(set(recorded)) == 1000 and set(recorded) == expected  # none lost or duplicated
     assert sorted(messages) == sorted(expected)
     assert len({p.parent.name for p in root.glob("sessions/live-*/ledger.jsonl")}) == _SESSIONS

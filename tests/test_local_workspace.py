@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from offloader import TextBlock, ToolResultBlock
+from offloader.core.records import read_record
 from workspaces import LocalWorkspace, PathOutsideWorkspace, WorkspaceClosed
 
 pytestmark = pytest.mark.anyio
@@ -101,7 +102,7 @@ def test_200_concurrent_appends_from_4_processes_give_200_intact_lines(tmp_path:
         p.join(120)
         assert p.exitcode == 0
     lines = (tmp_path / "sessions" / "shared" / "context.jsonl").read_text().splitlines()
-    texts = sorted(json.loads(line)["content"][0]["text"] for line in lines)
+    texts = sorted(read_record(line).content[0].text for line in lines)  # type: ignore[union-attr]
     assert len(lines) == 200
     assert texts == sorted(f"w{w}-m{i}-" + "x" * 3000 for w in range(4) for i in range(50))
 
@@ -144,8 +145,9 @@ async def test_agentscope_objects_are_accepted_and_data_blocks_keep_their_type(t
         )
         assert "see image" in Path(ref).read_text() and "workspace:///data/" in Path(ref).read_text()
         ctx = await ws.offload_context("s", [Msg(name="u", role="user", content=[ASTextBlock(text="q"), block])])
-        line = json.loads(Path(ctx).read_text())
-        assert line["content"][1]["url"] == str(saved.source.url) and "base64" not in line["content"][1]
+        line = json.loads(Path(ctx).read_text())  # AgentScope's own form: Msg.model_dump_json()
+        assert line["content"][1]["source"] == {"type": "url", "url": str(saved.source.url), "media_type": "image/png"}
+        assert Msg.model_validate_json(Path(ctx).read_text()).content[1].source.url == saved.source.url
 
 
 async def test_a_closed_workspace_refuses_work(tmp_path: Path) -> None:
