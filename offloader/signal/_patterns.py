@@ -47,7 +47,13 @@ PRIORS: tuple[Prior, ...] = (
     Prior(
         r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
     ),
-    Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b", "fail", 3.0),
+    Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
+    Prior(
+        r'"(level|severity|lvl|levelname)"\s*:\s*"(error|err|fatal|critical|crit|emerg|alert|panic)"'
+        r"|\b(level|severity|lvl)=\"?(error|err|fatal|critical|crit|panic)\b",
+        "fail",
+        3.0,
+    ),
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
