@@ -95,3 +95,29 @@ def test_a_file_preview_maps_the_file_and_keeps_stderr_marks(tmp_path: Path) -> 
     assert " 12001\t[stderr] ld: cannot find -lledger" in text
     assert " 12002\t[stderr] collect2: ld returned 1 exit status" in text
     assert signal.lines == 30_000 and signal.failing
+
+
+def test_previews_built_in_several_threads_at_once_all_keep_their_signal() -> None:
+    """Each worker thread scans with its own Hyperscan scratch (a shared one fails when in use)."""
+    import threading
+
+    texts = [
+        "\n".join(f"job {k} step {i} ok" for i in range(60_000)) + f"\nERROR: job {k} lost its lease\n"
+        for k in range(6)
+    ]
+    previews: dict[int, str] = {}
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            previews[k] = preview_over_budget(texts[k], COUNTER, 300)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(f"ERROR: job {k} lost its lease" in previews[k] for k in range(6))

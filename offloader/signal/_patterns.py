@@ -19,12 +19,16 @@ The scanner only *finds* candidate lines (one pass over the bytes); the ranking
 from __future__ import annotations
 
 import functools
+import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["HEALTHY", "PRIORS", "Prior", "Scanner", "classify", "make_scanner"]
+
+_log = logging.getLogger("offloader.signal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,8 @@ def _hyperscan_scanner(mark: bytes | None) -> Scanner:
         flags=flags,
     )
 
+    per_thread = threading.local()  # a Hyperscan scratch serves one scan at a time
+
     def scan(data: Any) -> list[int]:
         ends: list[int] = []
         add = ends.append
@@ -211,7 +217,10 @@ def _hyperscan_scanner(mark: bytes | None) -> Scanner:
         def on_match(_id: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
             add(end)
 
-        db.scan(data, match_event_handler=on_match)
+        scratch = getattr(per_thread, "scratch", None)
+        if scratch is None:
+            scratch = per_thread.scratch = hyperscan.Scratch(db)
+        db.scan(data, match_event_handler=on_match, scratch=scratch)
         return ends
 
     return Scanner("hyperscan", scan)
@@ -242,4 +251,8 @@ def make_scanner(engine: str | None = None, mark: bytes | None = None) -> Scanne
     except ImportError:
         if engine == "hyperscan":
             raise
-        return _re2_scanner(mark)
+    except Exception:  # a Hyperscan build that rejects a pattern: the same table through RE2
+        if engine == "hyperscan":
+            raise
+        _log.warning("hyperscan could not compile the signal patterns; scanning with RE2", exc_info=True)
+    return _re2_scanner(mark)
