@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 import pytest
 
 from offloader.core.messages import DataBlock, Message, TextBlock, ToolResultBlock
@@ -188,12 +190,14 @@ async def test_a_file_rewritten_after_the_scan_is_not_removed(ws: LocalWorkspace
     second = await _offload(ws, "s", "z", age=11 * DAY)
     await _offload(ws, "s", "b")
 
-    def refresh_the_other(done: int, total: int) -> None:  # a writer refreshes a file mid-collection
-        if done != 2:  # called before each removal: after the first one, touch what is left
-            return
+    def touch_left() -> None:
         for p in (first, second):
             if p.exists():
                 os.utime(p, None)
+
+    async def refresh_the_other(done: int, total: int) -> None:  # a writer refreshes a file mid-collection
+        if done == 2:  # called before each removal: after the first one, touch what is left
+            await anyio.to_thread.run_sync(touch_left)
 
     report = await collect_garbage(ws, RetentionPolicy(max_age=7 * DAY), progress=refresh_the_other)
     assert report.skipped_changed == 1 and first.exists() != second.exists()

@@ -86,7 +86,10 @@ class _Fs:
             return
         self.is_async = bool(getattr(self.cls, "async_impl", False)) and sniffio.current_async_library() == "asyncio"
         if self.is_async:
-            self.fs = self.cls(asynchronous=True, **self.options)
+            options = dict(self.options)
+            if self.protocol in ("s3", "s3a") and "session" not in options:
+                options["session"] = await anyio.to_thread.run_sync(_warm_botocore_session)
+            self.fs = self.cls(asynchronous=True, **options)
             if hasattr(self.fs, "set_session"):
                 await self.fs.set_session()
         else:
@@ -301,9 +304,15 @@ class FsspecWorkspace(Workspace):
             if results[i] and not exclusive:
                 await self._drop_segments(rel)  # a full write replaces an appended log
 
-        async with anyio.create_task_group() as tg:
-            for i, (rel, data) in enumerate(files):
-                tg.start_soon(one, i, rel, data)
+        if len(files) == 1:  # the common case: no task group, so an error surfaces as itself
+            await one(0, *files[0])
+            return results
+        try:
+            async with anyio.create_task_group() as tg:
+                for i, (rel, data) in enumerate(files):
+                    tg.start_soon(one, i, rel, data)
+        except BaseExceptionGroup as group:  # a store that keeps failing: raise its (first) error, not a group
+            raise group.exceptions[0] from group
         return results
 
     async def _drop_segments(self, rel: str) -> None:
@@ -498,3 +507,24 @@ class FsspecStorage:
             if rel and "/" not in rel:
                 refs.append(f"{self.url}/{rel}")
         return sorted(refs)
+
+
+def _warm_botocore_session() -> Any:
+    """An aiobotocore session whose config files and S3 models are already read (in a worker thread).
+
+    s3fs would read them on the event loop when it first connects: a throwaway
+    client, made here on a private loop, loads them into the session's caches.
+    """
+    import asyncio
+
+    from aiobotocore.session import AioSession
+
+    session = AioSession()
+
+    async def make_client() -> None:
+        fake = {"aws_access_key_id": "warm", "aws_secret_access_key": "warm"}  # no request is sent
+        async with session.create_client("s3", region_name="us-east-1", **fake):
+            pass
+
+    asyncio.run(make_client())
+    return session
