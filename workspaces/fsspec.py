@@ -517,7 +517,7 @@ def _warm_botocore_session() -> Any:
     """
     import asyncio
 
-    from aiobotocore.session import AioSession
+    from aiobotocore.session import AioSession  # type: ignore[import-untyped]
 
     session = AioSession()
 
