@@ -1097,6 +1097,73 @@ def _npm_view(root: Path) -> bytes:
     return sh("npm view typescript@5.4.5 --json", root)
 
 
+@case(
+    "gcc_link_error",
+    "gcc (link)",
+    clean=False,
+    decisive=["undefined reference to `ledger_post'", "ld returned 1 exit status"],
+)
+def _gcc_link(root: Path) -> bytes:
+    files = {f"mod_{i}.c": f"int mod_{i}(void) {{ return {i}; }}\n" for i in range(150)}
+    files["main.c"] = "int ledger_post(int);\nint main(void) { return ledger_post(3); }\n"
+    write(root, files)
+    return sh('for f in mod_*.c; do echo "cc -c $f"; gcc -c $f; done; gcc -v mod_*.o main.c -o app', root)
+
+
+@case("sqlite_script_error", "sqlite3", clean=False, decisive=['near "SELEC": syntax error'])
+def _sqlite(root: Path) -> bytes:
+    sql = ["CREATE TABLE accounts(id INTEGER PRIMARY KEY, name TEXT);", ".echo on"]
+    sql += [f"INSERT INTO accounts VALUES({i}, 'acct{i}');" for i in range(1500)]
+    sql += ["SELEC count(*) FROM accounts;", "SELECT count(*) FROM accounts;"]
+    (root / "q.sql").write_text("\n".join(sql) + "\n")
+    return sh("sqlite3 db.sqlite < q.sql", root)
+
+
+@case("jsonl_service_log", "python logging (JSON lines)", clean=False, decisive=['"msg": "upstream timeout"'])
+def _jsonl(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "svc.py": """
+        import json, sys
+        for i in range(3000):
+            level, msg = ("error", "upstream timeout") if i == 2100 else ("info", "request handled")
+            row = {"ts": 1700000000 + i, "level": level, "msg": msg, "path": f"/api/{i % 40}", "ms": i % 90}
+            print(json.dumps(row))
+    """
+        },
+    )
+    return sh(f"{PY} svc.py", root)
+
+
+@case(
+    "prove_bail_out",
+    "perl prove",
+    clean=False,
+    decisive=["Bailout called.  Further testing stopped:  database unavailable"],
+)
+def _prove_bail(root: Path) -> bytes:
+    (root / "t").mkdir()
+    body = ["use strict; use warnings; use Test::More;"]
+    body += [f"ok(1, 'parses record {i}');" for i in range(800)]
+    body += ["BAIL_OUT('database unavailable');", "done_testing();"]
+    (root / "t" / "records.t").write_text("\n".join(body) + "\n")
+    return sh("prove -v t/", root)
+
+
+@case(
+    "docker_run_panic",
+    "docker run",
+    clean=False,
+    decisive=["panic: runtime error: index out of range [5] with length 3"],
+)
+def _docker_run(root: Path) -> bytes:
+    tag = _busybox_image(root)
+    script = 'for i in $(seq 1 2000); do echo "worker tick $i"; done; '
+    script += 'echo "panic: runtime error: index out of range [5] with length 3" >&2; exit 2'
+    return sh(f"docker run --rm {tag} sh -c '{script}'", root)
+
+
 def main(argv: list[str]) -> int:
     OUT.mkdir(exist_ok=True)
     labels = json.loads(LABELS.read_text()) if LABELS.exists() else {}
