@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 __all__ = ["ls_command", "stats"]
 
 
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
 def _session_row(s: SessionInventory) -> dict[str, Any]:
     return {
         "session": s.name,
@@ -59,7 +63,7 @@ def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
             emit_json({"workdir": root, "sessions": rows})
             return
         table(
-            f"{len(rows)} sessions in {workdir}",
+            f"{len(rows)} session{_s(len(rows))} in {workdir}",
             ["session", "items", "size", "tokens", "age"],
             [
                 [r["session"], r["items"], human_bytes(r["bytes"]), r["tokens"], human_age(now - r["last_modified"])]
@@ -91,7 +95,7 @@ def ls_command(workdir: str, as_json: bool, session: str | None) -> None:
         )
         return
     table(
-        f"{len(items)} items in session {s.name}",
+        f"{len(items)} item{_s(len(items))} in session {s.name}",
         ["item", "tool", "size", "tokens", "status", "age"],
         [
             [i.path.rsplit("/", 1)[-1], i.tool[:40], human_bytes(i.size), i.tokens, i.status, human_age(now - i.mtime)]
