@@ -350,7 +350,11 @@ class WorkspaceBackend(BackendProtocol):
 
 
 class WorkspaceSandboxBackend(WorkspaceBackend, SandboxBackendProtocol):
-    """The sandbox variant: ``execute`` runs ``sh -c COMMAND`` inside the workspace (cwd = workdir).
+    """With ``execute``: ``sh -c COMMAND`` runs where the workspace runs commands (cwd = workdir).
+
+    A sandbox for Docker and E2B workspaces; on a ``LocalWorkspace`` built with
+    ``allow_host_commands=True`` the commands run on the host, unconfined (without
+    the flag the workspace refuses them and ``execute`` answers an error).
 
     ``default_timeout`` (default 120 s) applies when deepagents passes none;
     ``max_output_bytes`` (default 1 MB) caps what comes back, flagged ``truncated``.
