@@ -425,6 +425,9 @@ class DockerWorkspace(Workspace):
             raise FileNotFoundError(errno.ENOENT, "no such file", ref)
         if code == _IS_DIR:
             raise IsADirectoryError(errno.EISDIR, "is a directory", ref)
+        if code == 126 and result.stdout.startswith(b"OCI runtime"):  # the engine could not start the exec at all
+            engine = result.stdout.decode("utf-8", "replace").strip()
+            raise BackendUnavailable(f"container {self._name()} cannot run commands while {what} {ref}: {engine}")
         if code in (126, 127) or "not found" in err:
             raise UnsupportedOperation(f"a tool is missing in container {self._name()} while {what} {ref}: {err}")
         if "Permission denied" in err:
