@@ -39,3 +39,29 @@ def test_exit_code_passes_through(tmp_path: Path) -> None:
 def test_missing_command_exits_127(tmp_path: Path) -> None:
     done = _offload(tmp_path, "--", "definitely-not-a-command-xyz")
     assert done.returncode == 127 and "command not found" in done.stderr
+
+
+def test_the_stored_file_orders_lines_as_completed_and_marks_stderr() -> None:
+    """The format of offloader.core.streams, fed chunk by chunk as the pipes deliver them."""
+    import io
+
+    from offloader.cli._child import _MAX_PENDING, _Interleaver
+
+    out = io.BytesIO()
+    sink = _Interleaver(out)
+    for stream, data in [("stdout", b"a1\npart"), ("stderr", b"e1\ne2"), ("stdout", b"ial\n"), ("stderr", b"-tail\n")]:
+        sink.feed(stream, data)  # type: ignore[arg-type]
+    sink.close()
+    sink.finish()
+    assert out.getvalue() == b"a1\n[stderr] e1\npartial\n[stderr] e2-tail\n"
+    assert (sink.lines, sink.stderr_lines) == (4, 2)
+
+    out = io.BytesIO()
+    sink = _Interleaver(out)
+    sink.feed("stderr", b"x" * (_MAX_PENDING + 10))  # too long to hold: written before its newline
+    sink.feed("stdout", b"out\n")  # ends the long stderr line
+    sink.feed("stderr", b"rest\nlast")
+    sink.close()
+    sink.finish()
+    assert out.getvalue() == b"[stderr] " + b"x" * (_MAX_PENDING + 10) + b"\nout\n[stderr] rest\n[stderr] last"
+    assert (sink.lines, sink.stderr_lines) == (4, 3)
