@@ -98,8 +98,14 @@ _HIT = re.compile(r"^\s*(\d+)([:-]) (.*)$")
     help="Only files matching this glob. Default: offloaded content (tool results, context logs).",
 )
 @click.option("--context", default=0, type=click.IntRange(0, 50), help="Lines of context.")
-@click.option("-i", "--ignore-case", is_flag=True)
-@click.option("--max-matches", default=100, show_default=True, type=click.IntRange(min=1))
+@click.option("-i", "--ignore-case", is_flag=True, help="Case-insensitive matching.")
+@click.option(
+    "--max-matches",
+    default=100,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Stop after this many matching lines.",
+)
 @json_option
 @click.argument("pattern")
 def grep(
