@@ -60,7 +60,7 @@ def bench_chart(out: Path) -> Path:
     fig, axes = plt.subplots(rows, cols, figsize=(5.4 * cols, 2.9 * rows), squeeze=False)
     flat = [ax for row in axes for ax in row]
     for ax, (name, row) in zip(flat, payloads.items(), strict=False):
-        kept = _signal_kept(row)
+        kept = _signal_kept(data, name)
         marks = {True: "\n(signal in context)", False: "\n(signal lost)"}
         shown = [
             (label + (marks[kept[key]] if key in kept else ""), float(row[key]), colour)
@@ -69,10 +69,10 @@ def bench_chart(out: Path) -> Path:
         ]
         _bars(ax, shown, name, "median ms per offload (lower is faster)", "{:.2f}")
     if recall:
-        labels = {"ours": "offloader", "strands": "Strands", "naive_2000_2000": "first + last 2,000 chars"}
+        labels = {"ours": "offloader", "strands": "Strands", "naive_2000_2000": "head + tail, 2,000 chars"}
         colours = {"ours": "#2b6cb0", "strands": "#dd6b20"}
         shown = [(labels.get(k, k), v * 100, colours.get(k, "#8a8a8a")) for k, v in recall.items()]
-        outputs = data["recall"].get("outputs", "?")
+        outputs = _corpus(data).get("outputs", "?")
         _bars(
             flat[len(payloads)], shown, f"Decisive lines kept in the preview ({outputs} real outputs)", "%", "{:.0f} %"
         )
@@ -98,14 +98,21 @@ def _bars(ax: Any, shown: list[tuple[str, float, str]], title: str, xlabel: str,
     ax.spines[["top", "right"]].set_visible(False)
 
 
-def _signal_kept(row: dict[str, Any]) -> dict[str, bool]:
-    """Per implementation, whether the model still sees the failure (if the JSON says)."""
-    found = row.get("signal_in_context")
+def _signal_kept(data: dict[str, Any], payload: str) -> dict[str, bool]:
+    """Per implementation, whether the model still sees the payload's decisive line (if the JSON says)."""
+    found = data["payloads"][payload].get("signal_in_context") or data.get("recall", {}).get(payload)
     return {k: v for k, v in found.items() if isinstance(v, bool)} if isinstance(found, dict) else {}
 
 
+def _corpus(data: dict[str, Any]) -> dict[str, Any]:
+    """The public-corpus recall block: ``recall.corpus`` (or, in older runs, ``recall`` itself)."""
+    recall = data.get("recall", {})
+    corpus = recall.get("corpus", recall) if isinstance(recall, dict) else {}
+    return corpus if isinstance(corpus, dict) else {}
+
+
 def _recall_rates(data: dict[str, Any]) -> dict[str, float]:
-    rates = data.get("recall", {}).get("recall")
+    rates = _corpus(data).get("recall")
     return {k: float(v) for k, v in rates.items() if isinstance(v, (int, float))} if isinstance(rates, dict) else {}
 
 
