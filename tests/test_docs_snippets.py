@@ -276,3 +276,37 @@ def test_text_figures_are_what_the_code_draws(tmp_path: Path) -> None:
         if fresh != (ROOT / "docs" / "figures" / name).read_text(encoding="utf-8"):
             stale.append(name)
     assert not stale, f"docs/figures/{stale} are stale: run `python docs/gen_figures.py` and commit them"
+
+
+_DOTTED = re.compile(r"`((?:offloader|workspaces)(?:\.[A-Za-z_]\w*)+)(\()?")
+
+
+def _resolves(dotted: str) -> bool:
+    import importlib
+
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def test_every_module_path_the_docs_name_resolves() -> None:
+    """`offloader.x.y` in the prose names something importable (calls such as `offloader.tools()` are variables)."""
+    stale = sorted(
+        {
+            f"{page.relative_to(ROOT)}: {m.group(1)}"
+            for page in PAGES
+            for m in _DOTTED.finditer(page.read_text(encoding="utf-8"))
+            if not m.group(2) and not _resolves(m.group(1))
+        }
+    )
+    assert not stale, stale
