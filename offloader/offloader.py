@@ -23,12 +23,12 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ._reshape import Item, rebuild
-from .core import layout
 from .core.backend import WorkspaceProtocol
 from .core.convert import to_tool_result
 from .core.messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
 from .core.protocol import Storage
+from .core.reshape import Item, rebuild_tool_result
+from .core.toolresult import media_path
 from .core.tools import Tool
 from .retrieval import TOOL_NAME as RETRIEVAL_TOOL_NAME
 from .retrieval import retrieval_tool
@@ -165,7 +165,7 @@ class ContextOffloader:
             return tool_result
         _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), tokens)
         items = self._replacement(result, stored, preview, tokens)
-        return rebuild(tool_result, items, result)
+        return rebuild_tool_result(tool_result, items, result)
 
     async def _offload(
         self, session_id: str, result: ToolResultBlock, text: str, tokens: int | None
@@ -252,7 +252,7 @@ class ContextOffloader:
     ) -> list[_Stored]:
         ref = await ws.offload_tool_result(session_id, result)
         if all(isinstance(b, TextBlock | JsonBlock) for b in result.content):
-            # The stored file is exactly the joined text (see Workspace._render_tool_result):
+            # The stored file is exactly the joined text (see offloader.core.toolresult.render_tool_result):
             # its size is known without asking the backend (a round trip on Docker/E2B).
             size = len(text) if text.isascii() else await anyio.to_thread.run_sync(_utf8_size, text)
         else:
@@ -261,7 +261,7 @@ class ContextOffloader:
         stored = [_Stored(None, ref, "text/plain", size, f"{size:,} bytes, all {len(result.content)} blocks")]
         for index, block in enumerate(result.content):
             if isinstance(block, DataBlock) and block.data is not None:
-                rel = layout.data_path(block.data, extension_for(block.media_type))
+                rel = media_path(block)
                 stored.append(
                     _Stored(index, ws.reference(rel), block.media_type, len(block.data), _describe_media(block))
                 )

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gzip
 import json
 import os
@@ -322,7 +323,13 @@ class EnvdServer:
             if target.is_dir():
                 await _send_json(send, 400, {"code": 400, "message": f"path '{sandbox_path}' is a directory"})
                 return
-            await asyncio.to_thread(_write_in_place, target, data)
+            try:
+                await asyncio.to_thread(_write_in_place, target, data)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                await _send_json(send, 507, {"code": 507, "message": f"not enough disk space: {exc}"})
+                return
             result.append({"name": target.name, "type": "file", "path": self.sandbox_path(target)})
         await _send_json(send, 200, result)
 
@@ -371,7 +378,7 @@ def _entry(server: EnvdServer, host: Path) -> fs_pb.EntryInfo:
         ftype = fs_pb.FileType.FILE
     else:
         ftype = fs_pb.FileType.SYMLINK if is_link else fs_pb.FileType.UNSPECIFIED
-    ts = Timestamp(seconds=int(st.st_mtime), nanos=int((st.st_mtime % 1) * 1e9))
+    ts = Timestamp(seconds=st.st_mtime_ns // 10**9, nanos=st.st_mtime_ns % 10**9)  # exact, as envd reports it
     return fs_pb.EntryInfo(
         name=host.name,
         type=ftype,

@@ -16,12 +16,8 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from offloader import TextBlock, ToolResultBlock
-from offloader.core.errors import InvalidPattern
-from offloader.core.text import compile_pattern
 from tests.conftest import require
 from tests.docker_support import (
     GNU,
@@ -36,11 +32,9 @@ from tests.docker_support import (
 from workspaces import (
     BackendUnavailable,
     CommandTimeout,
-    NotEnoughSpace,
-    PathOutsideWorkspace,
     UnsupportedOperation,
 )
-from workspaces.docker import DockerWorkspace, _required_literals
+from workspaces.docker import DockerWorkspace
 
 pytestmark = pytest.mark.anyio
 
@@ -162,28 +156,6 @@ async def test_written_files_get_a_real_mtime_and_mode_0644(ws: DockerWorkspace,
     assert before - 2 <= int(mtime) <= time.time() + 2
 
 
-async def test_an_exclusive_write_leaves_an_existing_file_untouched(ws: DockerWorkspace) -> None:
-    assert await ws._write([("x.txt", b"first")], exclusive=True) == [True]
-    assert await ws._write([("x.txt", b"second"), ("y.txt", b"new")], exclusive=True) == [False, True]
-    assert await ws.read_bytes("x.txt") == b"first"
-    assert sorted(info.path for info in await ws._list("")) == ["x.txt", "y.txt"]  # no temporary names left
-
-
-async def test_concurrent_appends_lose_and_interleave_nothing(ws: DockerWorkspace) -> None:
-    lines = [(f"{i:03d}:" + "y" * 20_000 + "\n").encode() for i in range(12)]
-    async with anyio.create_task_group() as tg:
-        for line in lines:
-            tg.start_soon(ws._append, "sessions/s/context.jsonl", line)
-    stored = (await ws.read_bytes("sessions/s/context.jsonl")).splitlines(keepends=True)
-    assert sorted(stored) == sorted(lines)
-
-
-async def test_a_ranged_read_returns_only_those_bytes_of_a_large_file(ws: DockerWorkspace, container: Any) -> None:
-    _sh(container, f"mkdir -p {ws.workdir} && dd if=/dev/zero of={ws.workdir}/big bs=1M count=40 2>/dev/null")
-    _sh(container, f"printf 'MARK' | dd of={ws.workdir}/big bs=1 seek=30000000 conv=notrunc 2>/dev/null")
-    assert await ws.read_bytes("big", 29_999_998, 30_000_006) == b"\0\0MARK\0\0"
-
-
 # ------------------------------------------------------------ safety
 
 
@@ -194,24 +166,6 @@ async def test_a_shell_looking_pattern_is_only_a_pattern(ws: DockerWorkspace, co
         assert (await ws.glob(pattern)).startswith("[no files")
     assert _sh(container, "[ -e /tmp/pwned ] && echo created || echo absent") == "absent\n"
     assert await ws.read_bytes("notes.txt") == b"plain text\n"
-
-
-async def test_a_symlink_planted_in_the_container_cannot_redirect_a_write(ws: DockerWorkspace, container: Any) -> None:
-    _sh(container, f"mkdir -p {ws.workdir}/sessions && ln -s /etc {ws.workdir}/sessions/evil")
-    with pytest.raises(PathOutsideWorkspace):
-        await ws.offload_tool_result("evil", _result("t", "payload"))
-    with pytest.raises(PathOutsideWorkspace):
-        await ws.offload_context("evil", [{"role": "user", "content": "hi"}])
-    assert "tool_result" not in _sh(container, "ls /etc")
-
-
-async def test_a_symlink_planted_in_the_container_cannot_leak_a_file(ws: DockerWorkspace, container: Any) -> None:
-    _sh(container, f"mkdir -p {ws.workdir}/s && ln -s /etc/passwd {ws.workdir}/s/leak")
-    with pytest.raises(PathOutsideWorkspace):
-        await ws.read_bytes("s/leak")
-    outcome = await next(t for t in ws.tools() if t.name == "Read").invoke({"path": "s/leak"})
-    assert outcome.is_error and "root:" not in outcome.text
-    assert "leak" not in await ws.glob("**")
 
 
 async def test_the_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> None:
@@ -226,48 +180,6 @@ async def test_the_grep_prefilter_runs_in_the_container(ws: DockerWorkspace) -> 
         "a/other.txt",
     ]
     assert await ws._grep_native("[a-z]+", "a", ignore_case=False, glob=None) is None  # nothing provable
-
-
-@pytest.mark.parametrize(
-    ("pattern", "ignore_case", "literals"),
-    [
-        ("ERROR", False, ["ERROR"]),
-        ("ERROR|FAILED", False, ["ERROR", "FAILED"]),
-        ("undefined reference to .*frob", False, ["undefined reference to "]),
-        ("module_234\\.c:17", False, ["module_234.c:17"]),
-        ("colou?r", False, ["colo"]),
-        ("ab+c", False, ["ab"]),
-        ("x{2,3}yz", False, ["yz"]),
-        ("timeout after \\d+ seconds", False, ["timeout after "]),
-        ("Success", True, ["ucce"]),  # s and k fold to non-ASCII letters in RE2
-        ("(?i)error", False, None),
-        ("[0-9]+", False, None),
-        ("a|.*", False, None),
-        ("caf\u00e9", True, ["caf"]),
-    ],
-)
-def test_required_literals_are_text_every_match_contains(
-    pattern: str, ignore_case: bool, literals: list[str] | None
-) -> None:
-    assert _required_literals(pattern, ignore_case=ignore_case) == literals
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    pattern=st.text(alphabet="abkS.|*+?{}2,\\^$", min_size=1, max_size=8),
-    text=st.text(alphabet="abkKS\u017f\u212a\n{},.|", max_size=12),
-    ignore_case=st.booleans(),
-)
-def test_the_prefilter_never_drops_a_file_the_regex_matches(pattern: str, text: str, ignore_case: bool) -> None:
-    try:
-        regex = compile_pattern(pattern, ignore_case=ignore_case)
-    except InvalidPattern:
-        return
-    literals = _required_literals(pattern, ignore_case=ignore_case)
-    if literals is None or not regex.search(text.encode()):  # type: ignore[attr-defined]
-        return
-    haystack = text.lower() if ignore_case else text  # grep -i in the C locale folds ASCII only
-    assert any((lit.lower() if ignore_case else lit) in haystack for lit in literals)
 
 
 async def test_the_event_loop_keeps_running_during_an_engine_call(ws: DockerWorkspace) -> None:
@@ -345,20 +257,6 @@ async def test_a_container_that_cannot_start_is_removed_again(client: Any, image
     with pytest.raises(BackendUnavailable):
         await ws.open()
     assert client.containers.list(all=True, filters={"label": label}) == []
-
-
-async def test_a_full_disk_raises_not_enough_space_and_leaves_no_partial_file(client: Any, image: str) -> None:
-    kwargs = {"tmpfs": {"/workspace": "size=1m"}, "labels": {"offloader-test": "1"}}
-    async with DockerWorkspace(image=image, client=client, create_kwargs=kwargs) as ws:
-        await ws.offload_context("s", [{"role": "user", "content": "first"}])
-        log_before = await ws.read_bytes("sessions/s/context.jsonl")
-        with pytest.raises(NotEnoughSpace):
-            await ws.offload_tool_result("s", _result("huge", "z" * 2_000_000))
-        with pytest.raises(NotEnoughSpace):
-            await ws.offload_context("s", [{"role": "user", "content": "w" * 2_000_000}])
-        assert await ws.read_bytes("sessions/s/context.jsonl") == log_before
-        paths = [info.path for info in await ws._list("")]
-        assert not any("huge" in p or ".tmp-" in p for p in paths), paths
 
 
 async def test_an_image_without_find_fails_listing_with_a_clear_error(client: Any) -> None:

@@ -31,7 +31,6 @@ import pytest
 from offloader.core.errors import (
     BackendUnavailable,
     CommandTimeout,
-    NotEnoughSpace,
     PathOutsideWorkspace,
 )
 from tests.conftest import require
@@ -170,26 +169,6 @@ async def test_commands_travel_as_connect_json_streams_with_sandbox_headers(
 # ---------------------------------------------------------------- writes
 
 
-async def test_an_exclusive_write_leaves_an_existing_file_untouched(ws: E2BWorkspace, server: EnvdServer) -> None:
-    assert await ws._write([("x/a.txt", b"first")], exclusive=True) == [True]
-    assert await ws._write([("x/a.txt", b"second"), ("x/b.txt", b"b")], exclusive=True) == [False, True]
-    assert _host(server, "x/a.txt").read_bytes() == b"first"
-
-
-async def test_concurrent_exclusive_writes_have_exactly_one_winner(ws: E2BWorkspace, server: EnvdServer) -> None:
-    results: dict[int, bool] = {}
-
-    async def write(i: int) -> None:
-        results[i] = (await ws._write([("race.txt", f"writer {i}".encode())], exclusive=True))[0]
-
-    async with anyio.create_task_group() as tg:
-        for i in range(8):
-            tg.start_soon(write, i)
-    winners = [i for i, won in results.items() if won]
-    assert len(winners) == 1
-    assert _host(server, "race.txt").read_bytes() == f"writer {winners[0]}".encode()
-
-
 async def test_an_exclusive_upload_of_a_large_file_also_refuses_to_overwrite(
     ws: E2BWorkspace, server: EnvdServer
 ) -> None:
@@ -238,14 +217,6 @@ async def test_a_symlink_leading_outside_the_workdir_is_refused(
 # ---------------------------------------------------------------- faults
 
 
-async def test_a_missing_file_raises_file_not_found(ws: E2BWorkspace) -> None:
-    with pytest.raises(FileNotFoundError):
-        await ws.read_bytes("nope.txt")
-    with pytest.raises(FileNotFoundError):
-        await ws.read_bytes("nope.txt", 10, 20)
-    assert await ws.stat("nope.txt") is None
-
-
 async def test_grep_exit_status_1_means_no_match_not_an_error(ws: E2BWorkspace) -> None:
     await ws.write_bytes("a.txt", b"alpha\n")
     assert await ws._grep_native("zeta", "", ignore_case=False, glob=None) == []
@@ -283,14 +254,6 @@ async def test_a_sandbox_that_was_not_found_is_unavailable_without_retrying(
     with pytest.raises(BackendUnavailable):
         await ws.write_bytes("a.txt", b"x")
     assert server.count(_starts) == 1
-
-
-async def test_a_full_disk_raises_not_enough_space_and_commits_nothing(ws: E2BWorkspace, server: EnvdServer) -> None:
-    server.fail_next(507, prefix="/files")
-    with pytest.raises(NotEnoughSpace):
-        await ws.offload_tool_result("s1", _result("t1", "y" * 300_000))
-    assert not _host(server, "sessions/s1/tool_result-t1.txt").exists()
-    assert server.count(_starts) == 0
 
 
 async def test_a_file_operation_killed_mid_command_raises_and_commits_nothing(

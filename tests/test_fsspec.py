@@ -232,13 +232,6 @@ async def test_file_url_refuses_a_symlink_that_leaves_the_workdir(tmp_path: Path
             await ws.read_bytes("link.txt")
 
 
-@pytest.mark.parametrize("anyio_backend", ["trio"])
-async def test_memory_workspace_works_under_trio(anyio_backend: str) -> None:
-    async with FsspecWorkspace(f"memory://trio-{secrets.token_hex(4)}") as ws:
-        ref = await ws.offload_tool_result("s", _result("t", "a\nb\nc"))
-        assert "  2| b" in await retrieve(ws, ref, line_range={"start": 2, "end": 2})
-
-
 def test_a_url_naming_the_store_root_is_rejected() -> None:
     with pytest.raises(ValueError, match="root"):
         FsspecWorkspace("memory://")

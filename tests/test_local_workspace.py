@@ -163,12 +163,3 @@ async def test_purge_session_cannot_remove_the_workdir(tmp_path: Path) -> None:
         await ws.offload_tool_result("..", ToolResultBlock("t", "x", (TextBlock("a"),)))
         await ws.purge_session("..")
         assert tmp_path.exists()
-
-
-def test_works_under_trio(tmp_path: Path) -> None:
-    async def main() -> str:
-        async with LocalWorkspace(tmp_path) as ws:
-            return await ws.offload_tool_result("s", ToolResultBlock("t", "x", (TextBlock("trio"),)))
-
-    ref = anyio.run(main, backend="trio")
-    assert Path(ref).read_text() == "trio"

@@ -1,20 +1,16 @@
 """The Workspace base class: layout, naming, offloading and file tools, written once.
 
-A backend subclasses :class:`Workspace` and implements only the primitives
-(``_read``, ``_write``, ``_append``, ``_list``, ``_stat``, ``_remove`` and,
-optionally, ``_exec`` and ``_grep_native``). Primitives receive workdir-relative
-POSIX paths that this class has already normalised and confined; they never see
-raw ids or user paths.
-
-The on-disk layout, identical on every backend, is described (and named) in
+A backend subclasses :class:`Workspace`, declares its capabilities and
+implements the primitives documented in :class:`workspaces.contract.Backend`;
+the public file operations (:mod:`workspaces._fileops`) and the Read / Grep /
+Glob tools (:mod:`workspaces.tools`) are mixins over those primitives. The
+on-disk layout, identical on every backend, is described (and named) in
 :mod:`offloader.core.layout`.
 """
 
 from __future__ import annotations
 
-import abc
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Sequence
@@ -25,23 +21,16 @@ import anyio
 
 from offloader.core import layout
 from offloader.core import text as _text
-from offloader.core.backend import ExecResult, FileInfo
 from offloader.core.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
-from offloader.core.errors import PathOutsideWorkspace, UnsupportedOperation, WorkspaceClosed
+from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
 from offloader.core.layout import DATA_URL_PREFIX, LEDGER_FILE, json_line, ledger_line
-from offloader.core.messages import (
-    DataBlock,
-    JsonBlock,
-    Message,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    extension_for,
-)
 from offloader.core.naming import safe_name
 from offloader.core.records import native_record
+from offloader.core.toolresult import media_path, render_tool_result, strip_media
 from offloader.core.tools import Tool
 
+from ._fileops import FileOps
+from .contract import Backend
 from .retention import RetentionPolicy, collect_garbage
 from .tools import FileTools
 
@@ -50,7 +39,7 @@ __all__ = ["Workspace"]
 _log = logging.getLogger("offloader.workspaces")
 
 
-class Workspace(FileTools, abc.ABC):
+class Workspace(FileOps, FileTools, Backend):
     """A place where offloaded content lives; implements the Offloader protocol.
 
     Use as ``async with LocalWorkspace(...) as ws:``. All public methods are async.
@@ -76,116 +65,6 @@ class Workspace(FileTools, abc.ABC):
         self._ledger_lock = anyio.Lock()
         self._ledger_buffer: dict[str, list[bytes]] = {}
         self._ledger_oldest: float | None = None
-
-    # ------------------------------------------------------------ primitives
-
-    @abc.abstractmethod
-    async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
-        """Bytes ``[start, end)`` of a file. FileNotFoundError if missing."""
-
-    @abc.abstractmethod
-    async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
-        """Write a batch atomically per file, creating parent folders.
-
-        With ``exclusive=True`` an existing file is left untouched. Returns, per
-        file, True if this call wrote it and False if it already existed.
-        Readers never see a partially written file.
-        """
-
-    @abc.abstractmethod
-    async def _append(self, path: str, data: bytes) -> None:
-        """Append ``data`` (whole lines) as one unit, creating file and parents.
-
-        Concurrent appends to one file must never interleave or lose data.
-        """
-
-    @abc.abstractmethod
-    async def _list(self, path: str) -> list[FileInfo]:
-        """Every regular file under ``path`` (recursive); [] if it does not exist."""
-
-    @abc.abstractmethod
-    async def _stat(self, path: str) -> FileInfo | None:
-        """Info on one regular file, or None if missing (or a folder)."""
-
-    @abc.abstractmethod
-    async def _remove(self, path: str, *, recursive: bool = False) -> None:
-        """Remove a file, or a folder tree with ``recursive``; missing is not an error."""
-
-    async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
-        """Run a command inside the workspace (cwd = workdir). Optional."""
-        raise UnsupportedOperation(f"{type(self).__name__} cannot run commands")
-
-    async def _isdir(self, path: str) -> bool:
-        """Whether ``path`` is a folder. Default: it holds a file (object stores have no empty folders)."""
-        return bool(await self._list(path))
-
-    @property
-    def race_free_confinement(self) -> bool:
-        """Whether confinement holds while another process swaps folders for symlinks.
-
-        True where every path is walked from a descriptor of the workdir (LocalWorkspace,
-        ``file://`` fsspec); sandbox backends refuse planted symlinks but are best effort
-        against a process racing inside the sandbox (docs: concepts/confinement.md).
-        """
-        return False
-
-    @property
-    def runs_commands(self) -> bool:
-        """Whether ``exec`` runs commands here (a backend that implements ``_exec``)."""
-        return type(self)._exec is not Workspace._exec
-
-    async def _grep_native(
-        self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
-    ) -> list[str] | None:
-        """Optional prefilter: files under ``path`` that may match, found in one call.
-
-        Backends that can run a search engine next to the data (a container's
-        grep) return candidate paths so the base reads only those; None means
-        "search every file in-process".
-        """
-        return None
-
-    async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
-        """Remove ``path`` only if it is still the file ``seen`` (same size and mtime); True if removed.
-
-        gc's removal step. Backends make the check and the removal one step with
-        respect to ``_append`` and ``_refresh`` (the append lock, or a move aside
-        then a verify), so a writer's change in between is never lost. This
-        default re-stats then removes; between the two a write can slip in.
-        """
-        current = await self._stat(path)
-        if current is None or (current.size, current.mtime) != (seen.size, seen.mtime):
-            return False
-        await self._remove(path)
-        return True
-
-    async def _refresh(self, path: str, data: bytes) -> None:
-        """Mark an existing file whose content is ``data`` as just written (gc then keeps it).
-
-        Used when an offload finds its content already stored. The default
-        rewrites it atomically (a new mtime); it is recreated if gc removed it meanwhile.
-        """
-        await self._write([(path, data)])
-
-    async def _write_and_append(
-        self, files: Sequence[tuple[str, bytes]], *, exclusive: bool, append: tuple[str, bytes]
-    ) -> list[bool]:
-        """``_write`` then, only if the batch's last file was written, ``_append``.
-
-        Optional: a backend that can do both in one round trip overrides it (an
-        offload plus its ledger line then cost one operation). The default makes
-        two calls.
-        """
-        written = await self._write(files, exclusive=exclusive)
-        if written and written[-1]:
-            await self._append(*append)
-        return written
-
-    async def _open(self) -> None:
-        """Acquire resources (create a container, connect to a store)."""
-
-    async def _close(self) -> None:
-        """Release what ``_open`` acquired."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -281,7 +160,7 @@ class Workspace(FileTools, abc.ABC):
         result = to_tool_result(tool_result)
         # AgentScope streams a result as chunks and joins them verbatim; other frameworks' blocks are paragraphs
         verbatim = type(tool_result).__module__.startswith("agentscope.")
-        media, body = self._render_tool_result(result, "" if verbatim else "\n")
+        media, body = render_tool_result(result, "" if verbatim else "\n", self.media_names)
         folder = self.session_dir(session_id)
         stem = f"{folder}/{layout.TOOL_RESULT_PREFIX}{safe_name(result.id)}"
         path = f"{stem}.txt"
@@ -342,7 +221,7 @@ class Workspace(FileTools, abc.ABC):
             if native is not None:
                 lines.append(native)
                 continue
-            record = message_to_dict(_strip_media(msg, media, self.media_names))
+            record = message_to_dict(strip_media(msg, media, self.media_names))
             record["time"] = now
             lines.append(json_line(record))
         if media:
@@ -364,34 +243,9 @@ class Workspace(FileTools, abc.ABC):
         data = to_data_block(block)
         if data.data is None:
             return block
-        rel = _data_path(data, self.media_names)
+        rel = media_path(data, self.media_names)
         await self._write([(rel, data.data)], exclusive=True)
         return with_data_url(block, DATA_URL_PREFIX + rel, data.media_type)
-
-    def _render_tool_result(self, result: ToolResultBlock, sep: str = "\n") -> tuple[list[tuple[str, bytes]], bytes]:
-        """The text file for a tool result plus the media files it references."""
-        media: dict[str, bytes] = {}
-        parts: list[str] = []
-        for block in result.content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            elif isinstance(block, JsonBlock):
-                parts.append(block.dumps(indent=2))
-            elif isinstance(block, DataBlock):
-                if block.data is not None:
-                    rel = _data_path(block, self.media_names)
-                    media[rel] = block.data
-                    url = DATA_URL_PREFIX + rel
-                else:
-                    url = block.url or ""
-                parts.append(_data_tag(url, block))
-            elif isinstance(block, ToolCallBlock):
-                parts.append(json.dumps({"tool_call": block.name, "id": block.id, "input": block.input}))
-            else:
-                inner_media, inner = self._render_tool_result(block, sep)
-                media.update(inner_media)
-                parts.append(inner.decode("utf-8"))
-        return sorted(media.items()), sep.join(parts).encode("utf-8", "surrogatepass")
 
     async def record_ledger(self, session_id: str, entries: Sequence[dict[str, Any]]) -> None:
         """Add ledger lines for a session (compaction statuses, pins) through the offload lines' path.
@@ -434,73 +288,6 @@ class Workspace(FileTools, abc.ABC):
         await self._ready()
         await self._remove(self.session_dir(session_id), recursive=True)
 
-    async def read_bytes(self, path: str, start: int = 0, end: int | None = None) -> bytes:
-        """Raw bytes ``[start, end)`` of a file (path, reference or ``workspace:///`` URL).
-
-        FileNotFoundError if it is missing; an empty range is ``b""`` without a backend call.
-        """
-        await self._ready()
-        rel = self.relative(path)
-        if end is not None and end <= start:
-            return b""
-        return await self._read(rel, start, end)
-
-    async def write_bytes(self, path: str, data: bytes) -> str:
-        """Write one file atomically (replacing it); returns its reference."""
-        rel = self._target(path)
-        await self.write_files([(rel, data)])
-        return self.reference(rel)
-
-    async def write_files(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
-        """Write a batch, each file atomically, creating folders.
-
-        With ``exclusive`` an existing file is left untouched. Returns, per file,
-        whether this call wrote it.
-        """
-        await self._ready()
-        return await self._write([(self._target(p), bytes(d)) for p, d in files], exclusive=exclusive)
-
-    async def append_bytes(self, path: str, data: bytes) -> None:
-        """Append whole lines to a file as one unit (concurrent appends never interleave)."""
-        await self._ready()
-        await self._append(self._target(path), bytes(data))
-
-    async def list_files(self, path: str = ".") -> list[FileInfo]:
-        """Every regular file under ``path``, recursively, hidden ones included; [] if none."""
-        await self._ready()
-        return await self._list(self.relative(path))
-
-    async def find_files(self, path: str = ".", glob: str | None = None) -> list[FileInfo]:
-        """The files Glob and Grep see: ``path`` itself if it is a file, else the visible files
-        under it (no temp files, no line indexes) matching ``glob``, sorted by path."""
-        await self._ready()
-        return await self._candidate_files(self.relative(path), glob)
-
-    async def remove(self, path: str, *, recursive: bool = False) -> None:
-        """Remove a file, or a folder tree with ``recursive``; missing is not an error."""
-        await self._ready()
-        rel = self.relative(path)
-        if not rel:
-            raise PathOutsideWorkspace("refusing to remove the workdir itself")
-        await self._remove(rel, recursive=recursive)
-
-    async def stat(self, path: str) -> FileInfo | None:
-        """Size and mtime of a regular file; None if it is missing or a folder."""
-        await self._ready()
-        return await self._stat(self.relative(path))
-
-    def _target(self, path: str) -> str:
-        """The workdir-relative path to write to; the workdir itself is refused."""
-        rel = self.relative(path)
-        if not rel:
-            raise PathOutsideWorkspace("cannot write to the workdir itself")
-        return rel
-
-    async def exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
-        """Run a command in the workspace (backends that support it)."""
-        await self._ready()
-        return await self._exec(list(argv), stdin=stdin, timeout=timeout)
-
     async def gc(self, policy: Any = None, *, dry_run: bool = False) -> Any:
         """Remove what ``policy`` (a ``workspaces.retention.RetentionPolicy``) does not keep.
 
@@ -512,37 +299,3 @@ class Workspace(FileTools, abc.ABC):
     def tools(self) -> list[Tool]:
         """Read, Grep and Glob bound to this workspace, as framework-neutral tools."""
         return self._file_tools()
-
-
-def _data_path(block: DataBlock, names: str = "sha256") -> str:
-    assert block.data is not None
-    return layout.data_path(block.data, extension_for(block.media_type), names)
-
-
-def _data_tag(url: str, block: DataBlock) -> str:
-    """``<data url='...' name='...' media_type='...'/>``: AgentScope's placeholder, attribute for attribute."""
-    attrs = {"url": url}
-    if block.name:
-        attrs["name"] = block.name
-    attrs["media_type"] = block.media_type
-    rendered = " ".join(f"{k}='{_xml_escape(v)}'" for k, v in attrs.items())
-    return f"<data {rendered}/>"
-
-
-def _xml_escape(value: str) -> str:
-    return value.replace("&", "&amp;").replace("'", "&apos;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _strip_media(msg: Message, media: dict[str, bytes], names: str = "sha256") -> Message:
-    """Replace inline media in a message by ``workspace:///data`` URLs, collecting the bytes."""
-
-    def strip(block: Any) -> Any:
-        if isinstance(block, DataBlock) and block.data is not None:
-            rel = _data_path(block, names)
-            media[rel] = block.data
-            return DataBlock(block.media_type, url=DATA_URL_PREFIX + rel, name=block.name)
-        if isinstance(block, ToolResultBlock):
-            return ToolResultBlock(block.id, block.name, tuple(strip(b) for b in block.content), block.is_error)
-        return block
-
-    return Message(msg.role, tuple(strip(b) for b in msg.content), msg.name, msg.id)

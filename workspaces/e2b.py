@@ -22,7 +22,7 @@ primitive                          requests
                                    base64``): only the range crosses the wire
 ``_stat``                           1 Filesystem.Stat RPC (no process spawned)
 ``_list`` / ``_remove``             1 ``commands.run`` each (``find -P`` / ``rm``)
-``_grep_native``                    1 ``commands.run`` (``grep -P -z``), a prefilter
+``_grep_native``                    1 ``commands.run`` (``grep -F`` for required literals)
 =================================  ===============================================
 
 So a tool-result offload is 1 request up to ``inline_limit`` and 2 above it
@@ -31,7 +31,7 @@ offloads; with ``ledger_batch=1`` every offload adds one); AgentScope 2.0.11's
 E2B workspace sends ``test -e`` + ``mkdir -p`` + ``files.write`` for the content.
 
 Commands always run with ``cwd`` = the workdir and reference files by paths
-relative to it; every argument is ``shlex.quote``d and file content never
+relative to it; every argument is shell-quoted (``_posix.quote``) and file content never
 appears in a command line. Scripts resolve symlinks (``realpath -m``) and refuse
 anything that lands outside the workdir. Whole-file reads go through envd's
 ``GET /files``, which follows symlinks inside the sandbox.
@@ -50,7 +50,6 @@ import contextlib
 import errno
 import random
 import secrets
-import shlex
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -76,15 +75,15 @@ try:
 except ModuleNotFoundError as exc:
     raise MissingExtra("E2BWorkspace", "e2b", exc.name) from exc
 
-from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.backend import Capabilities, ExecResult, FileInfo
 from offloader.core.errors import (
     BackendUnavailable,
     CommandTimeout,
     NotEnoughSpace,
-    PathOutsideWorkspace,
     WorkspaceError,
 )
 
+from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, EXIT_OUTSIDE, exit_error, grep_candidates, grep_prefilter, quote
 from .base import Workspace
 
 __all__ = ["E2BWorkspace"]
@@ -95,14 +94,13 @@ _MARK = "\x1eoffloader\x1e"  # separates our output from anything a login profil
 _ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows 128 KiB per string)
 _SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _LISTED_MAX = 200_000
-_EXIT_OUTSIDE, _EXIT_MISSING, _EXIT_ISDIR, _EXIT_IO = 91, 92, 93, 94
 
 # Helpers every script starts with (forks kept few: each one costs milliseconds in a busy sandbox).
-_PRELUDE = rf"""cd -P . && R=$PWD || exit {_EXIT_IO}
+_PRELUDE = rf"""cd -P . && R=$PWD || exit {EXIT_IO}
 _in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;;
-  *) printf 'outside the workdir: %s\n' "$1" >&2; exit {_EXIT_OUTSIDE};; esac; }}
+  *) printf 'outside the workdir: %s\n' "$1" >&2; exit {EXIT_OUTSIDE};; esac; }}
 _dir() {{ case "$1" in */*) d=${{1%/*}};; *) d=.;; esac; }}
-_mk() {{ [ -d "$1" ] || mkdir -p -- "$1" || exit {_EXIT_IO}; }}
+_mk() {{ [ -d "$1" ] || mkdir -p -- "$1" || exit {EXIT_IO}; }}
 """
 
 # Commit a decoded temp file ($2) to its target ($1); $3 = 1 for exclusive. Prints 1 (written) or 0 (existed).
@@ -112,10 +110,10 @@ _PUT = rf"""_put() {{
   if [ "$3" = 1 ]; then
     if ln -T -- "$2" "$1" 2>/dev/null; then echo 1
     elif [ -e "$1" ] || [ -L "$1" ]; then echo 0
-    else printf 'cannot create %s\n' "$1" >&2; exit {_EXIT_IO}; fi
+    else printf 'cannot create %s\n' "$1" >&2; exit {EXIT_IO}; fi
   else
-    if [ -d "$1" ] && [ ! -L "$1" ]; then exit {_EXIT_ISDIR}; fi
-    mv -f -T -- "$2" "$1" || exit {_EXIT_IO}; echo 1
+    if [ -d "$1" ] && [ ! -L "$1" ]; then exit {EXIT_ISDIR}; fi
+    mv -f -T -- "$2" "$1" || exit {EXIT_IO}; echo 1
   fi
 }}
 """
@@ -140,6 +138,8 @@ class E2BWorkspace(Workspace):
     ``Workspace.ledger_batch``; written on ``flush()``/``close()``), so an offload
     is one request; 1 appends each line at once (one more request per offload).
     """
+
+    capabilities = Capabilities(exec=True, native_grep=True)
 
     def __init__(
         self,
@@ -213,13 +213,11 @@ class E2BWorkspace(Workspace):
             data = await self._call(lambda: self._sandbox.files.read(ref, format="bytes", user=self._user), ref)
             return bytes(data)
         count = None if end is None else end - start
-        if count is not None and count <= 0:
-            return b""
-        q = shlex.quote(path)
+        q = quote(path)
         pipe = f"tail -c +{start + 1} -- {q}" + ("" if count is None else f" | head -c {count}")
         script = (
-            f"_in {q}; [ -e {q} ] || exit {_EXIT_MISSING}; if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
-            f"printf '%s' {shlex.quote(_MARK)}; {pipe} | base64 -w0"
+            f"_in {q}; [ -e {q} ] || exit {EXIT_MISSING}; if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
+            f"printf '%s' {quote(_MARK)}; {pipe} | base64 -w0"
         )
         out = await self._script(script, path=path)
         return base64.b64decode(out)
@@ -227,19 +225,16 @@ class E2BWorkspace(Workspace):
     async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
         if not files:
             return []
-        for rel, _ in files:
-            if not rel:
-                raise PathOutsideWorkspace("cannot write to the workdir itself")
         temps = [f".tmp-{secrets.token_hex(8)}" for _ in files]
         envs: dict[str, str] = {}
-        lines = [_PUT, _cleanup(temps), f"printf '%s' {shlex.quote(_MARK)}"]
+        lines = [_PUT, _cleanup(temps), f"printf '%s' {quote(_MARK)}"]
         inline = sum(len(data) for _, data in files) <= self._inline_limit
         if not inline:
             await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
         for i, ((rel, data), tmp) in enumerate(zip(files, temps, strict=True)):
             if inline:
-                lines.append(f"{_decode(envs, f'_OFL_{i}', data)} > {shlex.quote(tmp)} || exit {_EXIT_IO}")
-            lines.append(f"_put {shlex.quote(rel)} {shlex.quote(tmp)} {int(exclusive)}")
+                lines.append(f"{_decode(envs, f'_OFL_{i}', data)} > {quote(tmp)} || exit {EXIT_IO}")
+            lines.append(f"_put {quote(rel)} {quote(tmp)} {int(exclusive)}")
         out = await self._script("\n".join(lines), envs=envs, path=files[0][0])
         flags = out.split()
         if len(flags) != len(files):
@@ -249,29 +244,28 @@ class E2BWorkspace(Workspace):
     async def _append(self, path: str, data: bytes) -> None:
         if not data:
             return
-        q = shlex.quote(path)
+        q = quote(path)
         envs: dict[str, str] = {}
         if len(data) <= self._inline_limit:
             source, cleanup = _decode(envs, "_OFL_A", data), ""
         else:
             tmp = f".tmp-{secrets.token_hex(8)}"
             await self._upload([(tmp, data)])
-            source, cleanup = f"cat -- {shlex.quote(tmp)}", _cleanup([tmp]) + "\n"
+            source, cleanup = f"cat -- {quote(tmp)}", _cleanup([tmp]) + "\n"
         script = (
             f'{cleanup}_in {q}; _dir {q}; _mk "$d"\n'
-            f"if [ -d {q} ]; then exit {_EXIT_ISDIR}; fi\n"
-            f"while :; do exec 9>>{q} && flock 9 || exit {_EXIT_IO}\n"
+            f"if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
+            f"while :; do exec 9>>{q} && flock 9 || exit {EXIT_IO}\n"
             f"  [ {q} -ef /proc/self/fd/9 ] && break; exec 9>&-; done\n"  # gc moved it aside: reopen the name
-            f"s=$(stat -c %s -- {q}) || exit {_EXIT_IO}\n"
-            f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {_EXIT_IO}; }}'
+            f"s=$(stat -c %s -- {q}) || exit {EXIT_IO}\n"
+            f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {EXIT_IO}; }}'
         )
         await self._script(script, envs=envs, path=path)
 
     async def _list(self, path: str) -> list[FileInfo]:
-        q = shlex.quote(path or ".")
+        q = quote(path or ".")
         script = (
-            f"_in {q}; [ -d {q} ] || exit 0\n"
-            f"printf '%s' {shlex.quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
+            f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
         )
         out = await self._script(script, path=path)
         found = []
@@ -281,7 +275,7 @@ class E2BWorkspace(Workspace):
             if not record:
                 continue
             size, mtime, rel = record.split(" ", 2)
-            info = FileInfo(f"{path}/{rel}" if path else rel, int(size), float(mtime))
+            info = FileInfo(f"{path}/{rel}" if path else rel, int(size), _micros(mtime))
             found.append(info)
             self._listed[info] = f"{size} {mtime}"  # the exact text gc re-checks before removing
         return found
@@ -291,14 +285,14 @@ class E2BWorkspace(Workspace):
         stamp = self._listed.pop(seen, None)
         if stamp is None:
             return await super()._remove_if_unchanged(path, seen)
-        q, a = shlex.quote(path), f'"$d/.tmp-gc-{secrets.token_hex(6)}"'
+        q, a = quote(path), f'"$d/.tmp-gc-{secrets.token_hex(6)}"'
         script = (
-            f"printf '%s' {shlex.quote(_MARK)}; _dir {q}; _in \"$d\"\n"
+            f"printf '%s' {quote(_MARK)}; _dir {q}; _in \"$d\"\n"
             f"{{ [ -f {q} ] && [ ! -L {q} ]; }} || {{ echo 0; exit 0; }}\n"
-            f"exec 9<{q} || {{ echo 0; exit 0; }}\nflock 9 || exit {_EXIT_IO}\n"
+            f"exec 9<{q} || {{ echo 0; exit 0; }}\nflock 9 || exit {EXIT_IO}\n"
             f"mv -f -T -- {q} {a} 2>/dev/null || {{ echo 0; exit 0; }}\n"
             f"now=$(find -P {a} -maxdepth 0 -printf '%s %T@')\n"
-            f'if [ {a} -ef /proc/self/fd/9 ] && [ "$now" = {shlex.quote(stamp)} ]\n'
+            f'if [ {a} -ef /proc/self/fd/9 ] && [ "$now" = {quote(stamp)} ]\n'
             f"then rm -f -- {a}; echo 1; exit 0; fi\n"
             f"if ln -T -- {a} {q} 2>/dev/null; then rm -f -- {a}\n"
             f"else case {q} in *.jsonl) exec 8>>{q}; flock 8; cat -- {q} >> {a} && mv -f -T -- {a} {q};;"
@@ -317,25 +311,21 @@ class E2BWorkspace(Workspace):
         return FileInfo(path, int(info.size), info.modified_time.timestamp())
 
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
-        if not path:
-            raise PathOutsideWorkspace("refusing to remove the workdir itself")
-        q = shlex.quote(path)
-        folder = f"rm -rf -- {q} || exit {_EXIT_IO}" if recursive else f"exit {_EXIT_ISDIR}"
+        q = quote(path)
+        folder = f"rm -rf -- {q} || exit {EXIT_IO}" if recursive else f"exit {EXIT_ISDIR}"
         script = (
             f'_in "$(dirname -- {q})"\n'
-            f"if [ -d {q} ] && [ ! -L {q} ]; then {folder}; else rm -f -- {q} || exit {_EXIT_IO}; fi"
+            f"if [ -d {q} ] && [ ! -L {q} ]; then {folder}; else rm -f -- {q} || exit {EXIT_IO}; fi"
         )
         await self._script(script, path=path)
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
-        if not argv:
-            raise ValueError("argv must not be empty")
-        command, envs = shlex.join(argv), dict[str, str]()
+        command, envs = quote(*argv), dict[str, str]()
         if stdin:
             if len(stdin) > self._inline_limit:
                 tmp = f".tmp-{secrets.token_hex(8)}"
                 await self._upload([(tmp, stdin)])
-                command = f"{_cleanup([tmp])}; {command} < {shlex.quote(tmp)}"
+                command = f"{_cleanup([tmp])}; {command} < {quote(tmp)}"
             else:
                 source = _decode(envs, "_OFL_I", stdin)
                 command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
@@ -366,26 +356,23 @@ class E2BWorkspace(Workspace):
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
     ) -> list[str] | None:
-        """Files that may match, by ``grep -P -z`` (whole file as one subject, so RE2's
-        multi-line matches are kept); None (search in-process) if grep cannot decide."""
-        q = shlex.quote(path or ".")
-        pattern = "(?m)" + ("(?i)" if ignore_case else "") + regex_source
+        """Files containing a literal every match needs: one ``grep -rlF`` in the sandbox
+        (the shared policy of :func:`workspaces._posix.grep_prefilter`); None if grep cannot decide."""
+        argv = grep_prefilter(regex_source, path, ignore_case=ignore_case)
+        if argv is None:
+            return None
+        q = quote(f"./{path}")
         script = (
-            f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {shlex.quote(_MARK)}\n"
-            f"LC_ALL=C.UTF-8 timeout 20 grep -rlZ -z -a -P -e {shlex.quote(pattern)} -- {q}\n"
-            "c=$?; [ $c -le 1 ] || exit $c"
+            f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {quote(_MARK)}\n"
+            f"LC_ALL=C timeout 20 {quote(*argv)}\nc=$?; [ $c -le 1 ] || exit $c"
         )
         try:
             out = await self._script(script, path=path)
         except (BackendUnavailable, NotEnoughSpace):
             raise
         except OSError:
-            return None  # grep could not decide (PCRE limits, invalid UTF-8...): search in-process
-        names = []
-        for name in out.split("\0"):
-            if name:
-                names.append(name[2:] if name.startswith("./") else name)
-        return names
+            return None  # unreadable files or an odd grep: search in-process
+        return grep_candidates(out)
 
     # ------------------------------------------------------------ plumbing
 
@@ -428,10 +415,18 @@ class E2BWorkspace(Workspace):
                 raise _mapped(exc, ref) from exc
 
 
+def _micros(stamp: str) -> float:
+    """``find``'s ``%T@`` (nanoseconds) as the Stat RPC reports it (datetime: microseconds,
+    truncated), so ``_list`` and ``_stat`` agree exactly and gc's "changed since the scan"
+    check compares like with like."""
+    whole, _, frac = stamp.partition(".")
+    return (int(whole) * 10**6 + int((frac + "000000")[:6])) / 10**6
+
+
 def _cleanup(temps: Sequence[str]) -> str:
     """An EXIT trap removing the temp files still there (no process spawned when none is)."""
-    body = " ".join(f"[ ! -e {shlex.quote(t)} ] || rm -f -- {shlex.quote(t)};" for t in temps)
-    return f"trap {shlex.quote(body)} EXIT"
+    body = " ".join(f"[ ! -e {quote(t)} ] || rm -f -- {quote(t)};" for t in temps)
+    return f"trap {quote(body)} EXIT"
 
 
 def _decode(envs: dict[str, str], name: str, data: bytes) -> str:
@@ -477,14 +472,6 @@ def _mapped(exc: SandboxException, ref: str = "") -> Exception:
 
 def _script_error(exc: CommandExitException, ref: str) -> Exception:
     stderr = (exc.stderr or "").strip()
-    if exc.exit_code == _EXIT_OUTSIDE:
-        return PathOutsideWorkspace(f"{ref} resolves outside the workdir ({stderr})")
-    if exc.exit_code == _EXIT_MISSING:
-        return FileNotFoundError(errno.ENOENT, "no such file", ref)
-    if exc.exit_code == _EXIT_ISDIR:
-        return IsADirectoryError(errno.EISDIR, "is a directory", ref)
-    if "No space left" in stderr or "Disk quota exceeded" in stderr:
-        return NotEnoughSpace(errno.ENOSPC, f"the sandbox's disk is full writing {ref}: {stderr}")
     if exc.exit_code < 0:
         return InterruptedError(errno.EINTR, f"the command was killed inside the sandbox ({exc.error})", ref)
-    return OSError(errno.EIO, f"sandbox command failed with exit code {exc.exit_code}: {stderr}", ref)
+    return exit_error(exc.exit_code, stderr, ref, doing="running a file operation on", where="the sandbox")

@@ -28,202 +28,38 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
-import inspect
 import re
 import secrets
-import stat as stat_mod
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import anyio
 import anyio.to_thread
-import fsspec
-import sniffio
 
-from offloader.core.backend import FileInfo
-from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
-from offloader.core.extras import MissingExtra
+from offloader.core.backend import Capabilities, FileInfo
 from offloader.core.naming import safe_name
 from offloader.core.protocol import StoredContent
 
-from ._confined import ConfinedTree
+from ._fsspec_store import SEGMENTS, Store, mtime_of, remove_local
 from .base import Workspace
 
 __all__ = ["FsspecStorage", "FsspecWorkspace"]
 
-_SEGMENTS = ".d"
 _SEGMENT_RE = re.compile(r"^(.+)\.d/(\d{12})$")
 _TYPES_DIR = ".types"
-
-
-class _Fs:
-    """One fsspec filesystem: its async API on asyncio when it has one, worker threads otherwise."""
-
-    def __init__(self, url: str, options: dict[str, Any]) -> None:
-        protocol, _ = fsspec.core.split_protocol(url)
-        self.protocol = protocol or "file"
-        try:
-            self.cls = fsspec.get_filesystem_class(self.protocol)
-        except ImportError as exc:
-            if self.protocol in ("s3", "s3a"):
-                raise MissingExtra(f"{self.protocol}:// workspaces", "s3", "s3fs") from exc
-            raise
-        self.root = str(self.cls._strip_protocol(url)).rstrip("/")
-        self.options = {"skip_instance_cache": True, "use_listings_cache": False, **options}
-        self.is_async = False
-        self.is_local = self.protocol in ("file", "local")
-        self.local = _ConfinedFiles(self.root) if self.is_local else None
-        self.fs: Any = None
-        self.conditional_create = False  # the store enforces pipe_file(mode="create") itself
-        self.lock = anyio.Lock()  # serialises check-then-write on stores without a conditional write
-
-    async def open(self) -> None:
-        if self.local is not None:  # file:// never goes through fsspec: descriptors only
-            await anyio.to_thread.run_sync(self.local.tree.open)
-            self.fs = self.local
-            return
-        self.is_async = bool(getattr(self.cls, "async_impl", False)) and sniffio.current_async_library() == "asyncio"
-        if self.is_async:
-            options = dict(self.options)
-            if self.protocol in ("s3", "s3a") and "session" not in options:
-                options["session"] = await anyio.to_thread.run_sync(_warm_botocore_session)
-            self.fs = self.cls(asynchronous=True, **options)
-            if hasattr(self.fs, "set_session"):
-                await self.fs.set_session()
-        else:
-            self.fs = await anyio.to_thread.run_sync(functools.partial(self.cls, **self.options))
-        # s3fs sends If-None-Match: * for mode="create" (versions whose pipe_file takes a mode)
-        pipe = getattr(self.fs, "_pipe_file", None) or self.fs.pipe_file
-        self.conditional_create = self.protocol in ("s3", "s3a") and "mode" in inspect.signature(pipe).parameters
-
-    async def close(self) -> None:
-        if self.local is not None and self.fs is not None:
-            await anyio.to_thread.run_sync(self.local.tree.close)
-        creator = getattr(self.fs, "_s3creator", None)
-        if self.is_async and creator is not None:
-            await creator.__aexit__(None, None, None)
-        self.fs = None
-
-    async def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        if self.fs is None:
-            raise WorkspaceClosed("the filesystem is not open")
-        if self.is_async:
-            return await getattr(self.fs, "_" + name)(*args, **kwargs)
-        return await anyio.to_thread.run_sync(functools.partial(getattr(self.fs, name), *args, **kwargs))
-
-    async def put(self, path: str, data: bytes, *, exclusive: bool, **kwargs: Any) -> bool:
-        """Write one object atomically; with ``exclusive``, False if it already exists."""
-        if self.local is not None:
-            local = self.local
-            return await anyio.to_thread.run_sync(lambda: local.tree.write(local.rel(path), data, exclusive=exclusive))
-        if self.conditional_create:
-            try:
-                await self.call("pipe_file", path, data, mode="create" if exclusive else "overwrite", **kwargs)
-            except FileExistsError:
-                return False
-            return True
-        if not exclusive:
-            await self.call("pipe_file", path, data, **kwargs)
-            return True
-        async with self.lock:  # best effort: no conditional write on this store
-            if await self.call("exists", path):
-                return False
-            await self.call("pipe_file", path, data, **kwargs)
-            return True
-
-    async def find(self, path: str) -> dict[str, dict[str, Any]]:
-        try:
-            found = await self.call("find", path, detail=True)
-        except FileNotFoundError:
-            return {}
-        return {name.rstrip("/"): info for name, info in found.items() if info.get("type") == "file"}
-
-    async def info(self, path: str) -> dict[str, Any] | None:
-        try:
-            info: dict[str, Any] = await self.call("info", path)
-        except FileNotFoundError:
-            return None
-        return info
-
-
-class _ConfinedFiles:
-    """The fsspec calls this module makes, for ``file://``, through descriptors (:class:`ConfinedTree`).
-
-    A folder swapped for a symlink mid-call can make a call fail, never reach
-    outside the root (see ``workspaces._beneath``).
-    """
-
-    def __init__(self, root: str) -> None:
-        self.root = root
-        self.tree = ConfinedTree(root)
-
-    def rel(self, path: str) -> str:
-        path = path.rstrip("/")
-        if path == self.root:
-            return ""
-        if not path.startswith(self.root + "/"):
-            raise PathOutsideWorkspace(f"{path} is outside {self.root}")
-        return path[len(self.root) + 1 :]
-
-    def cat_file(self, path: str, start: int | None = None, end: int | None = None) -> bytes:
-        return self.tree.read(self.rel(path), start or 0, end)
-
-    def info(self, path: str) -> dict[str, Any]:
-        st = self.tree.stat(self.rel(path))
-        if st is None:
-            raise FileNotFoundError(errno.ENOENT, "no such file", path)
-        kind = "directory" if stat_mod.S_ISDIR(st.st_mode) else "file" if stat_mod.S_ISREG(st.st_mode) else "other"
-        return {"name": path, "type": kind, "size": st.st_size, "mtime": st.st_mtime}
-
-    def find(self, path: str, detail: bool = True) -> dict[str, dict[str, Any]]:
-        rel = self.rel(path)
-        info = self.info(path)
-        if info["type"] == "file":
-            return {path: info}
-        prefix = f"{self.root}/"
-        return {prefix + r: {"type": "file", "size": size, "mtime": mtime} for r, size, mtime in self.tree.list(rel)}
-
-    def rm_file(self, path: str) -> None:
-        self.tree.remove(self.rel(path))
-
-
-def _remove_local(tree: ConfinedTree, path: str, recursive: bool, ref: str) -> None:
-    st = tree.stat(path)
-    if st is not None and stat_mod.S_ISDIR(st.st_mode):
-        if not recursive:
-            if tree.stat(path + _SEGMENTS) is None:
-                raise IsADirectoryError(errno.EISDIR, "is a directory", ref)
-        else:
-            tree.remove(path, recursive=True)
-    elif st is not None:
-        tree.remove(path)
-    tree.remove(path + _SEGMENTS, recursive=True)
-
-
-def _mtime(info: dict[str, Any]) -> float:
-    for key in ("mtime", "LastModified", "last_modified", "created", "updated"):
-        value = info.get(key)
-        if isinstance(value, datetime):
-            return value.timestamp()
-        if isinstance(value, (int, float)):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-            except ValueError:
-                continue
-    return 0.0
 
 
 class FsspecWorkspace(Workspace):
     """Offloaded content under any fsspec URL; ``storage_options`` go to the filesystem."""
 
+    #: Appends are emulated by segment objects; exclusive writes are atomic across
+    #: processes on ``file://`` and S3 (conditional PUT), best effort elsewhere.
+    capabilities = Capabilities(append=False, exclusive_write=False)
+
     def __init__(self, url: str, **storage_options: Any) -> None:
         if not isinstance(url, str) or not url:
             raise ValueError("url must be a non-empty fsspec URL such as s3://bucket/prefix or memory://ws")
-        self._fs = _Fs(url, storage_options)
+        self._fs = Store(url, storage_options)
         if not self._fs.root.strip("/"):
             raise ValueError(f"{url!r} names the root of the store; give a bucket or folder")
         super().__init__(url.rstrip("/"))
@@ -235,6 +71,8 @@ class FsspecWorkspace(Workspace):
 
     async def _open(self) -> None:
         await self._fs.open()
+        exclusive = self._fs.local is not None or self._fs.conditional_create
+        self.capabilities = Capabilities(append=False, exclusive_write=exclusive)
 
     async def _close(self) -> None:
         await self._fs.close()
@@ -250,8 +88,8 @@ class FsspecWorkspace(Workspace):
     # ------------------------------------------------------------ segments of appended logs
 
     async def _segments(self, rel: str) -> list[tuple[str, int, float]]:
-        found = await self._fs.find(self._full(rel) + _SEGMENTS)
-        segs = [(name, int(info.get("size") or 0), _mtime(info)) for name, info in found.items()]
+        found = await self._fs.find(self._full(rel) + SEGMENTS)
+        segs = [(name, int(info.get("size") or 0), mtime_of(info)) for name, info in found.items()]
         return sorted(s for s in segs if _SEGMENT_RE.match(self._rel(s[0])))
 
     async def _read_segments(self, segs: list[tuple[str, int, float]], start: int, end: int | None) -> bytes:
@@ -276,10 +114,6 @@ class FsspecWorkspace(Workspace):
 
     async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
         full = self._full(path)
-        if end is not None and end <= start:
-            if await self._stat(path) is None:
-                raise FileNotFoundError(errno.ENOENT, "no such file", self.reference(path))
-            return b""
         try:
             data: bytes = await self._fs.call("cat_file", full, start=start, end=end)
             return data
@@ -316,7 +150,7 @@ class FsspecWorkspace(Workspace):
         return results
 
     async def _drop_segments(self, rel: str) -> None:
-        for name in await self._fs.find(self._full(rel) + _SEGMENTS):
+        for name in await self._fs.find(self._full(rel) + SEGMENTS):
             await self._fs.call("rm_file", name)
         self._next_segment.pop(rel, None)
 
@@ -328,7 +162,7 @@ class FsspecWorkspace(Workspace):
             # claim a number before awaiting, so appends from this instance never collide
             n = self._next_segment.get(path, 1)
             self._next_segment[path] = n + 1
-            if await self._fs.put(f"{self._full(path)}{_SEGMENTS}/{n:012d}", data, exclusive=True):
+            if await self._fs.put(f"{self._full(path)}{SEGMENTS}/{n:012d}", data, exclusive=True):
                 return
             segs = await self._segments(path)  # another writer took this number: skip past theirs
             last = int(segs[-1][0][-12:]) if segs else 0
@@ -340,7 +174,7 @@ class FsspecWorkspace(Workspace):
         info = await self._fs.info(full)
         if info is not None and info.get("type") == "file":
             data = await self._fs.call("cat_file", full)
-            await self._fs.put(f"{full}{_SEGMENTS}/{0:012d}", data, exclusive=True)
+            await self._fs.put(f"{full}{SEGMENTS}/{0:012d}", data, exclusive=True)
             await self._fs.call("rm_file", full)
         segs = await self._segments(path)
         return int(segs[-1][0][-12:]) + 1 if segs else 1
@@ -350,7 +184,7 @@ class FsspecWorkspace(Workspace):
         files: dict[str, FileInfo] = {}
         for name, info in found.items():
             rel = self._rel(name)
-            size, mtime = int(info.get("size") or 0), _mtime(info)
+            size, mtime = int(info.get("size") or 0), mtime_of(info)
             seg = _SEGMENT_RE.match(rel)
             if seg:
                 rel = seg.group(1)
@@ -365,7 +199,7 @@ class FsspecWorkspace(Workspace):
             return None
         info = await self._fs.info(self._full(path))
         if info is not None and info.get("type") == "file":
-            return FileInfo(path, int(info.get("size") or 0), _mtime(info))
+            return FileInfo(path, int(info.get("size") or 0), mtime_of(info))
         segs = await self._segments(path)
         if not segs:
             return None
@@ -379,7 +213,7 @@ class FsspecWorkspace(Workspace):
         """
         info = await self._fs.info(self._full(path))
         if info is not None and info.get("type") == "file":
-            if (int(info.get("size") or 0), _mtime(info)) != (seen.size, seen.mtime):
+            if (int(info.get("size") or 0), mtime_of(info)) != (seen.size, seen.mtime):
                 return False
             await self._fs.call("rm_file", self._full(path))
             return True
@@ -391,10 +225,8 @@ class FsspecWorkspace(Workspace):
         return True
 
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
-        if not path:
-            raise PathOutsideWorkspace("refusing to remove the workdir itself")
         if self._fs.local is not None:  # one descriptor walk: never follows a link, even mid-swap
-            await anyio.to_thread.run_sync(_remove_local, self._fs.local.tree, path, recursive, self.reference(path))
+            await anyio.to_thread.run_sync(remove_local, self._fs.local.tree, path, recursive, self.reference(path))
             self._next_segment.pop(path, None)
             return
         full = self._full(path)
@@ -423,7 +255,7 @@ class FsspecStorage:
         if not isinstance(url, str) or not url:
             raise ValueError("url must be a non-empty fsspec URL such as s3://bucket/prefix or memory://store")
         self.url = url.rstrip("/")
-        self._fs = _Fs(url, storage_options)
+        self._fs = Store(url, storage_options)
         if not self._fs.root.strip("/"):
             raise ValueError(f"{url!r} names the root of the store; give a bucket or folder")
         self._opened = False
@@ -507,24 +339,3 @@ class FsspecStorage:
             if rel and "/" not in rel:
                 refs.append(f"{self.url}/{rel}")
         return sorted(refs)
-
-
-def _warm_botocore_session() -> Any:
-    """An aiobotocore session whose config files and S3 models are already read (in a worker thread).
-
-    s3fs would read them on the event loop when it first connects: a throwaway
-    client, made here on a private loop, loads them into the session's caches.
-    """
-    import asyncio
-
-    from aiobotocore.session import AioSession  # type: ignore[import-untyped]
-
-    session = AioSession()
-
-    async def make_client() -> None:
-        fake = {"aws_access_key_id": "warm", "aws_secret_access_key": "warm"}  # no request is sent
-        async with session.create_client("s3", region_name="us-east-1", **fake):
-            pass
-
-    asyncio.run(make_client())
-    return session

@@ -24,7 +24,7 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
-from offloader.core.backend import ExecResult, FileInfo
+from offloader.core.backend import Capabilities, ExecResult, FileInfo
 from offloader.core.errors import CommandTimeout, UnsupportedOperation
 from offloader.core.layout import MEDIA_NAMES, TMP_PREFIX
 
@@ -64,6 +64,9 @@ class LocalWorkspace(Workspace):
         self._tree = ConfinedTree(root, file_mode=file_mode, describe=self.reference)
         self.allow_host_commands = allow_host_commands
         self.media_names = media_names
+
+    #: It can run host commands, but only does with ``allow_host_commands`` (see ``runs_commands``).
+    capabilities = Capabilities(exec=True)
 
     @property
     def race_free_confinement(self) -> bool:

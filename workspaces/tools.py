@@ -7,13 +7,13 @@ JSON schema) that any agent framework can register.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from offloader.core import lineindex
 from offloader.core import text as _text
 from offloader.core.backend import FileInfo
 from offloader.core.layout import is_hidden
 from offloader.core.tools import Tool
+
+from .contract import Backend
 
 __all__ = ["FileTools"]
 
@@ -25,25 +25,12 @@ def _is_binary(head: bytes) -> bool:
     return b"\x00" in head[:_BINARY_PROBE]
 
 
-class FileTools:
+class FileTools(Backend):
     """Mixin giving a workspace its Read / Grep / Glob operations."""
 
     max_line_bytes: int = 2000
     max_output_chars: int = 40_000
     match_window_bytes: int = 400
-
-    if TYPE_CHECKING:
-        workdir: str
-
-        async def _ready(self) -> None: ...
-        async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes: ...
-        async def _list(self, path: str) -> list[FileInfo]: ...
-        async def _stat(self, path: str) -> FileInfo | None: ...
-        async def _grep_native(
-            self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
-        ) -> list[str] | None: ...
-        def relative(self, path_or_reference: str) -> str: ...
-        def reference(self, path: str) -> str: ...
 
     # ------------------------------------------------------------ Read
 
@@ -179,7 +166,11 @@ class FileTools:
         regex = _text.compile_pattern(pattern, ignore_case=ignore_case)
         rel = self.relative(path)
         files = await self._candidate_files(rel, glob)
-        native = await self._grep_native(pattern, rel, ignore_case=ignore_case, glob=glob)
+        native = (
+            await self._grep_native(pattern, rel, ignore_case=ignore_case, glob=glob)
+            if self.capabilities.native_grep
+            else None
+        )
         if native is not None:
             allowed = set(native)
             files = [f for f in files if f.path in allowed]

@@ -111,7 +111,7 @@ async def _torn_context_logs(ws: Any, inv: Inventory) -> list[str]:
 
     async def check(path: str, size: int) -> None:
         async with limiter:
-            if await ws._read(path, size - 1, size) != b"\n":
+            if await ws.read_bytes(path, size - 1, size) != b"\n":
                 torn.append(path)
 
     async with anyio.create_task_group() as tg:

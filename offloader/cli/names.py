@@ -48,7 +48,7 @@ def _after_sessions(name: str) -> str | None:
 
 async def resolve_session(ws: Workspace, name: str) -> str:
     """The session folder ``name`` designates (see the module docstring); a clear error otherwise."""
-    listing = await ws._list("sessions")
+    listing = await ws.list_files("sessions")
     folders = sorted({f.path.split("/")[1] for f in listing if f.path.count("/") >= 2})
     given = _after_sessions(name) or name
     candidates = []
@@ -101,7 +101,7 @@ async def resolve_item(ws: Workspace, ref: str, *, session: str | None = None) -
             continue
         if rel and rel.split("/", 1)[0] in _ROOTS and rel not in tried:
             tried.append(rel)
-    found = [rel for rel in tried if await ws._stat(rel) is not None]
+    found = [rel for rel in tried if await ws.stat(rel) is not None]
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
@@ -115,7 +115,7 @@ async def resolve_item(ws: Workspace, ref: str, *, session: str | None = None) -
 
 async def _by_file_name(ws: Workspace, name: str, session: str | None, missing: str | None = None) -> str:
     top = f"sessions/{session}" if session else "sessions"
-    listing = [*await ws._list(top), *([] if session else await ws._list("data"))]
+    listing = [*await ws.list_files(top), *([] if session else await ws.list_files("data"))]
     files = [f.path for f in listing if not is_hidden(f.path)]  # not temp files, not derived indexes
     found = [p for p in files if p.rsplit("/", 1)[-1] in (name, f"tool_result-{name}.txt")]
     if missing is not None and len(found) != 1:

@@ -203,8 +203,9 @@ async def _finish_run(
         preview = await anyio.to_thread.run_sync(preview_output, tmp, size, preview_tokens)
         code = exit_status(done.returncode, signum)
         try:
-            await ws._record(
+            await ws.record_ledger(
                 session_id,
+                [
                 {
                     "kind": "tool_result",
                     "ref": ref,
@@ -217,7 +218,8 @@ async def _finish_run(
                     "exit_code": code,
                     "lines": preview.lines,
                     "stderr_lines": done.stderr_lines,
-                },
+                }
+                ],
             )
         except BaseException:
             held.unlink(name)  # no ledger line: keep nothing half-recorded

@@ -23,8 +23,8 @@ from offloader.core.messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from offloader.core.reshape import rebuild_message, text_message
 
-from . import _shape
 from ._state import Cut, Entry, SessionState, normalise_id
 from ._view import (
     _LEVELS,
@@ -563,11 +563,11 @@ class _Run:
                 continue
             if v.canon[i].role == "system" and map_at == len(out):
                 map_at += 1
-            out.append(_shape.rebuild(original, v.canon[i], v.edits[i]) if v.edits[i] else original)
+            out.append(rebuild_message(original, v.canon[i], v.edits[i]) if v.edits[i] else original)
         if self.map_text and v.originals:
             like = v.originals[min(map_at, len(v.originals) - 1)]
             ident = f"taskmap-{hashlib.sha256(self.map_text.encode()).hexdigest()[:16]}"
-            out.insert(map_at, _shape.text_message(like, "user", self.map_text, v.originals, ident=ident))
+            out.insert(map_at, text_message(like, "user", self.map_text, v.originals, ident=ident))
         return out
 
     def _task_map(self) -> str | None:
@@ -580,4 +580,4 @@ class _Run:
     def _summary_message(self, like: Any) -> Any:
         cut = self.state.cut
         assert cut is not None
-        return _shape.text_message(like, "user", cut.text, self.view.originals, ident=f"compaction-{cut.digest[:16]}")
+        return text_message(like, "user", cut.text, self.view.originals, ident=f"compaction-{cut.digest[:16]}")

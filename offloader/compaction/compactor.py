@@ -23,16 +23,16 @@ turn (prompt caches survive) and a new process continues where the last left.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import anyio
 
 from offloader import tokens as _tokens
+from offloader.core.backend import WorkspaceProtocol
 from offloader.core.convert import message_to_dict, to_message
+from offloader.core.layout import STATE_FILE, TASKMAP_FILE, session_dir
 from offloader.core.messages import Message
 from offloader.core.naming import safe_name
 from offloader.core.protocol import Offloader
@@ -208,17 +208,22 @@ class ContextCompactor:
     # ------------------------------------------------------------ persistence
 
     def _path(self, session_id: str, name: str) -> str:
-        return f"sessions/{safe_name(session_id)}/{name}"
+        return f"{session_dir(session_id)}/{name}"
+
+    @property
+    def _workspace(self) -> WorkspaceProtocol | None:
+        """The offloader when it is a workspace (state, ledger and task map are kept there)."""
+        return self.offloader if isinstance(self.offloader, WorkspaceProtocol) else None
 
     async def _load(self, session_id: str) -> SessionState:
         state = self._states.get(session_id)
         if state is not None:
             return state
         state = SessionState()
-        read = getattr(self.offloader, "read_bytes", None)
-        if read is not None:
+        ws = self._workspace
+        if ws is not None:
             try:
-                raw = await read(self._path(session_id, "state.json"))
+                raw = await ws.read_bytes(self._path(session_id, STATE_FILE))
             except FileNotFoundError:
                 raw = None
             if raw is not None:
@@ -228,19 +233,19 @@ class ContextCompactor:
                     # Keep the unreadable file for inspection; start over (nothing is lost:
                     # every reference it named is still in the workspace).
                     _log.warning("session %r: %s; starting a fresh compaction state", session_id, exc)
-                    bad = f"state.json.invalid-{hashlib.sha256(raw).hexdigest()[:12]}"
-                    await self.offloader.write_bytes(self._path(session_id, bad), raw)  # type: ignore[attr-defined]
+                    bad = f"{STATE_FILE}.invalid-{hashlib.sha256(raw).hexdigest()[:12]}"
+                    await ws.write_bytes(self._path(session_id, bad), raw)
         self._states[session_id] = state
         return state
 
     async def _persist(self, session_id: str, state: SessionState, run: _Run) -> None:
-        changed = run.changed
-        if changed and (hasattr(self.offloader, "record_ledger") or hasattr(self.offloader, "_append")):
-            encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
-            records: list[dict[str, Any]] = []
-            for e in changed:
-                record = {
-                    "time": round(time.time(), 6),
+        ws = self._workspace
+        if ws is None:
+            state.dirty = False
+            return
+        if run.changed:  # through the offload lines' own path and order (batched alike)
+            records = [
+                {
                     "kind": "compaction",
                     "ref": e.ref,
                     "tool": e.tool,
@@ -251,19 +256,15 @@ class ContextCompactor:
                     "status": e.status,
                     "degraded": e.degraded,
                 }
-                records.append(record)
-            record_ledger = getattr(self.offloader, "record_ledger", None)
-            if record_ledger is not None:  # the offload lines' own path and order (batched alike)
-                await record_ledger(session_id, records)
-            else:
-                data = ("\n".join(encode(r) for r in records) + "\n").encode("utf-8")
-                await self.offloader._append(self._path(session_id, "ledger.jsonl"), data)  # type: ignore[attr-defined]
-        if run.map_text is not None and run.map_text != state.task_map and hasattr(self.offloader, "write_bytes"):
+                for e in run.changed
+            ]
+            await ws.record_ledger(session_id, records)
+        if run.map_text is not None and run.map_text != state.task_map:
             source = run.map_text.split("```mermaid\n", 1)[1].rsplit("```", 1)[0]
-            await self.offloader.write_bytes(self._path(session_id, "taskmap.mmd"), source.encode())  # type: ignore[attr-defined]
+            await ws.write_bytes(self._path(session_id, TASKMAP_FILE), source.encode())
             state.task_map = run.map_text
-        if state.dirty and hasattr(self.offloader, "write_bytes"):
-            await self.offloader.write_bytes(self._path(session_id, "state.json"), state.to_json())  # type: ignore[attr-defined]
+        if state.dirty:
+            await ws.write_bytes(self._path(session_id, STATE_FILE), state.to_json())
         state.dirty = False
 
 

@@ -12,7 +12,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["ExecResult", "FileInfo", "WorkspaceProtocol"]
+__all__ = ["Capabilities", "ExecResult", "FileInfo", "WorkspaceProtocol"]
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a backend can do beyond the required primitives; the base class and the
+    conformance suite (``workspaces.testing``) act on these declarations.
+
+    ``exec``: runs commands (``_exec``); ``native_grep``: prefilters Grep next to the
+    data (``_grep_native``); ``append``: appends natively (False: emulated, e.g.
+    segment objects on a store); ``exclusive_write``: creates a file only if absent,
+    atomically across processes (False: best effort within one process).
+    """
+
+    exec: bool = False
+    native_grep: bool = False
+    append: bool = True
+    exclusive_write: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +55,10 @@ class WorkspaceProtocol(Protocol):
     """The public calls of a workspace (see ``workspaces.Workspace`` for their contracts)."""
 
     workdir: str
+    capabilities: Capabilities
+
+    @property
+    def runs_commands(self) -> bool: ...
 
     def reference(self, path: str) -> str: ...
     def relative(self, path_or_reference: str) -> str: ...
@@ -50,6 +71,9 @@ class WorkspaceProtocol(Protocol):
     async def find_files(self, path: str = ".", glob: str | None = None) -> list[FileInfo]: ...
     async def remove(self, path: str, *, recursive: bool = False) -> None: ...
     async def stat(self, path: str) -> FileInfo | None: ...
+    async def is_dir(self, path: str) -> bool: ...
+    async def exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult: ...
+    async def record_ledger(self, session_id: str, entries: Sequence[dict[str, Any]]) -> None: ...
     async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str: ...
     async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str: ...
     async def offload_data_block(self, block: Any, **kwargs: Any) -> Any: ...

@@ -20,14 +20,15 @@ silently.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import convert_agentscope as _agentscope
 from . import convert_pydantic_ai as _pai
 from . import convert_responses as _responses
 from .dataurl import data_from_url as _data_from_url
 from .dataurl import decode_b64 as _decode_b64
+from .dataurl import parse_arguments as _parse_arguments
 from .messages import (
     Block,
     DataBlock,
@@ -41,6 +42,7 @@ from .messages import (
 __all__ = [
     "block_from_dict",
     "block_to_dict",
+    "is_pydantic_model",
     "message_from_dict",
     "message_to_dict",
     "to_block",
@@ -91,21 +93,8 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     return getattr(obj, key, default)
 
 
-def _parse_arguments(raw: Any) -> dict[str, Any]:
-    if raw is None or raw == "":
-        return {}
-    if isinstance(raw, Mapping):
-        return dict(raw)
-    if isinstance(raw, str):
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            return {"_raw": raw}
-        return value if isinstance(value, dict) else {"_value": value}
-    return {"_value": raw}
-
-
-def _is_pydantic(obj: Any) -> bool:
+def is_pydantic_model(obj: Any) -> bool:
+    """A pydantic model instance (AgentScope's objects), told apart structurally."""
     return hasattr(obj, "model_dump") and not isinstance(obj, Mapping)
 
 
@@ -118,8 +107,8 @@ def to_block(obj: Any) -> Block:
         return obj
     if isinstance(obj, str):
         return TextBlock(obj)
-    if _is_pydantic(obj):
-        return _agentscope_block(obj)
+    if is_pydantic_model(obj):
+        return _agentscope.to_block(obj, to_blocks, to_data_block, to_tool_result)
     if isinstance(obj, Mapping):
         return _dict_block(obj)
     raise TypeError(f"unsupported content block {type(obj).__name__}; expected {_BLOCK_SHAPES}")
@@ -134,26 +123,6 @@ def to_blocks(content: Any) -> tuple[Block, ...]:
     if isinstance(content, Sequence) and not isinstance(content, bytes | bytearray):
         return tuple(to_block(item) for item in content)
     return (to_block(content),)
-
-
-def _agentscope_block(obj: Any) -> Block:
-    kind = getattr(obj, "type", None)
-    if kind == "text":
-        return TextBlock(str(obj.text))
-    if kind == "thinking":
-        return TextBlock(str(obj.thinking))
-    if kind == "hint":
-        hint = obj.hint
-        if isinstance(hint, str):
-            return TextBlock(hint)
-        return ToolResultBlock(id="hint", name="hint", content=to_blocks(hint))
-    if kind == "data":
-        return to_data_block(obj)
-    if kind == "tool_call":
-        return ToolCallBlock(id=str(obj.id), name=str(obj.name), input=_parse_arguments(obj.input))
-    if kind == "tool_result":
-        return to_tool_result(obj)
-    raise TypeError(f"unsupported pydantic block {type(obj).__name__} (type={kind!r}); expected {_BLOCK_SHAPES}")
 
 
 def _dict_block(d: Mapping[str, Any]) -> Block:
@@ -191,12 +160,8 @@ def to_data_block(obj: Any) -> DataBlock:
     """Convert a media block of any accepted shape (inline bytes/base64 or URL)."""
     if isinstance(obj, DataBlock):
         return obj
-    if _is_pydantic(obj) and getattr(obj, "type", None) == "data":  # AgentScope
-        src = obj.source
-        name = getattr(obj, "name", None)
-        if getattr(src, "type", None) == "base64":
-            return DataBlock(src.media_type, data=_decode_b64(src.data, "DataBlock"), name=name)
-        return _data_from_url(str(src.url), src.media_type, name)
+    if is_pydantic_model(obj) and getattr(obj, "type", None) == "data":
+        return _agentscope.to_data_block(obj)
     if isinstance(obj, Mapping):
         block = _dict_data_block(obj)
         if block is not None:
@@ -261,10 +226,8 @@ def with_data_url(original: Any, url: str, media_type: str) -> Any:
     """Return a block of the same kind as ``original`` whose source is ``url``."""
     if isinstance(original, DataBlock):
         return dataclasses.replace(original, data=None, url=url)
-    if _is_pydantic(original):  # AgentScope DataBlock: every other field (id, name, created_at) kept
-        fields = original.model_dump()
-        fields["source"] = {"type": "url", "url": url, "media_type": media_type}
-        return type(original).model_validate(fields)
+    if is_pydantic_model(original):
+        return _agentscope.with_data_url(original, url, media_type)
     if isinstance(original, Mapping):
         d = dict(original)
         kind = d.get("type")
@@ -294,14 +257,8 @@ def to_tool_result(obj: Any) -> ToolResultBlock:
         return _pai.to_tool_result(obj)
     if isinstance(obj, Mapping) and obj.get("type") == "function_call_output":  # OpenAI Responses
         return _responses.to_tool_result(obj)
-    if _is_pydantic(obj) and getattr(obj, "type", None) == "tool_result":  # AgentScope
-        state = str(getattr(obj, "state", "") or "")
-        return ToolResultBlock(
-            id=str(obj.id),
-            name=str(obj.name),
-            content=to_blocks(obj.output),
-            is_error=state in {"error", "ToolResultState.ERROR"},
-        )
+    if is_pydantic_model(obj) and getattr(obj, "type", None) == "tool_result":
+        return _agentscope.to_tool_result(obj, to_blocks)
     if isinstance(obj, Mapping):
         if "toolResult" in obj and isinstance(obj["toolResult"], Mapping):
             obj = obj["toolResult"]
@@ -346,13 +303,8 @@ def to_message(obj: Any) -> Message:
         return _pai.to_message(obj)
     if isinstance(obj, Mapping) and _responses.is_item(obj):  # OpenAI Responses input item
         return _responses.to_message(obj)
-    if _is_pydantic(obj) and hasattr(obj, "role") and hasattr(obj, "content"):  # AgentScope Msg
-        return Message(
-            role=str(obj.role),
-            content=to_blocks(obj.content),
-            name=getattr(obj, "name", None),
-            id=getattr(obj, "id", None),
-        )
+    if is_pydantic_model(obj) and hasattr(obj, "role") and hasattr(obj, "content"):
+        return _agentscope.to_message(obj, to_blocks)
     if isinstance(obj, Mapping) and "role" in obj:
         role = str(obj["role"])
         if role == "tool" and "tool_call_id" in obj:  # OpenAI tool message

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .dataurl import data_from_url
+from .dataurl import data_from_url, parse_arguments
 from .messages import Block, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
@@ -95,18 +95,6 @@ def _blocks(content: Any) -> tuple[Block, ...]:
     return (JsonBlock(content),)
 
 
-def _arguments(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, Mapping):
-        return dict(raw)
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except (TypeError, json.JSONDecodeError):
-        return {"_raw": raw}
-    return value if isinstance(value, dict) else {"_value": value}
-
-
 def to_tool_result(item: Mapping[str, Any], name: str = "") -> ToolResultBlock:
     """A ``function_call_output`` item as a canonical tool result."""
     return ToolResultBlock(str(item.get("call_id", "")), name, _blocks(item.get("output")))
@@ -117,7 +105,9 @@ def to_message(item: Mapping[str, Any]) -> Message:
     kind = item.get("type")
     ident = item.get("id") if isinstance(item.get("id"), str) else None
     if kind == "function_call":
-        call = ToolCallBlock(str(item.get("call_id", "")), str(item.get("name", "")), _arguments(item.get("arguments")))
+        call = ToolCallBlock(
+            str(item.get("call_id", "")), str(item.get("name", "")), parse_arguments(item.get("arguments"))
+        )
         return Message("assistant", (call,), id=ident)
     if kind == "function_call_output":
         return Message("tool", (to_tool_result(item),))

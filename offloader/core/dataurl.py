@@ -1,17 +1,19 @@
-"""Media given as ``data:`` URLs or base64, decoded for the canonical :class:`DataBlock`.
-
-Shared by the converters of every framework shape (OpenAI chat parts, Responses
-parts, Anthropic and AgentScope sources).
+"""Decoding shared by the converters of every framework shape: media given as ``data:`` URLs
+or base64 (OpenAI chat parts, Responses parts, Anthropic and AgentScope sources), and
+tool-call arguments given as JSON text or a mapping.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from .messages import DataBlock
 
-__all__ = ["data_from_url", "decode_b64", "parse_data_url"]
+__all__ = ["data_from_url", "decode_b64", "parse_arguments", "parse_data_url"]
 
 
 def decode_b64(data: str | bytes, what: str) -> bytes:
@@ -43,3 +45,19 @@ def data_from_url(url: str, media_type: str | None, name: str | None) -> DataBlo
     if parsed is not None:
         return DataBlock(media_type=media_type or parsed[0], data=parsed[1], name=name)
     return DataBlock(media_type=media_type or "application/octet-stream", url=url, name=name)
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments as a dict: a mapping as is, JSON text parsed; anything else kept
+    under ``_raw`` (text that is not a JSON object) or ``_value``."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            return {"_raw": raw}
+        return value if isinstance(value, dict) else {"_value": value}
+    return {"_value": raw}

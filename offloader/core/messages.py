@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 __all__ = [
     "Block",
@@ -22,6 +22,7 @@ __all__ = [
     "TextBlock",
     "ToolCallBlock",
     "ToolResultBlock",
+    "block_text",
     "extension_for",
     "kind_of",
 ]
@@ -79,9 +80,8 @@ def kind_of(media_type: str) -> str:
 class TextBlock:
     text: str
 
-    @property
-    def type(self) -> str:
-        return "text"
+    #: The block kind, as in the JSON form (``block_to_dict``).
+    type: ClassVar[str] = "text"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +90,8 @@ class JsonBlock:
 
     data: Any
 
-    @property
-    def type(self) -> str:
-        return "json"
+    #: The block kind, as in the JSON form (``block_to_dict``).
+    type: ClassVar[str] = "json"
 
     def dumps(self, *, indent: int | None = None) -> str:
         return json.dumps(self.data, ensure_ascii=False, indent=indent, default=str)
@@ -111,9 +110,8 @@ class DataBlock:
         if self.data is None and self.url is None:
             raise ValueError("DataBlock needs data or url")
 
-    @property
-    def type(self) -> str:
-        return "data"
+    #: The block kind, as in the JSON form (``block_to_dict``).
+    type: ClassVar[str] = "data"
 
     @property
     def kind(self) -> str:
@@ -135,9 +133,8 @@ class ToolCallBlock:
     name: str
     input: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def type(self) -> str:
-        return "tool_call"
+    #: The block kind, as in the JSON form (``block_to_dict``).
+    type: ClassVar[str] = "tool_call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,22 +144,24 @@ class ToolResultBlock:
     content: tuple[Block, ...] = ()
     is_error: bool = False
 
-    @property
-    def type(self) -> str:
-        return "tool_result"
+    #: The block kind, as in the JSON form (``block_to_dict``).
+    type: ClassVar[str] = "tool_result"
 
     def text(self) -> str:
         """All text and JSON content joined by newlines (media skipped)."""
-        parts: list[str] = []
-        for block in self.content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            elif isinstance(block, JsonBlock):
-                parts.append(block.dumps(indent=2))
-        return "\n".join(parts)
+        return "\n".join(text for text in map(block_text, self.content) if text is not None)
 
 
 Block: TypeAlias = TextBlock | JsonBlock | DataBlock | ToolCallBlock | ToolResultBlock
+
+
+def block_text(block: Block) -> str | None:
+    """A text block's text, a JSON block's indented JSON; None for any other block."""
+    if isinstance(block, TextBlock):
+        return block.text
+    if isinstance(block, JsonBlock):
+        return block.dumps(indent=2)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,7 @@ class WorkspaceBackend(BackendProtocol):
     async def _files(self, rel: str) -> list[FileInfo]:
         """Files under ``rel`` (the file itself if it is one), without temp files or index sidecars."""
         await self._ready()
-        return await self.workspace._candidate_files(rel, None)
+        return await self.workspace.find_files(rel)
 
     def _sync(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
         """Run an async method from sync code (any thread, inside a running loop too)."""
@@ -141,7 +141,7 @@ class WorkspaceBackend(BackendProtocol):
             if rel and await self.workspace.stat(rel) is not None:
                 return LsResult(error=f"Path '{path}': not_a_directory")
             files = await self._files(rel)
-            if not files and rel and not await self.workspace._isdir(rel):
+            if not files and rel and not await self.workspace.is_dir(rel):
                 return LsResult(error=f"Path '{path}': path_not_found")
         except _ERRORS as exc:
             return LsResult(error=f"Error listing '{path}': {exc}")
@@ -227,9 +227,9 @@ class WorkspaceBackend(BackendProtocol):
         try:
             await self._ready()
             if await self.workspace.stat(rel) is not None:
-                await self.workspace._remove(rel)
-            elif await self.workspace._isdir(rel):
-                await self.workspace._remove(rel, recursive=True)
+                await self.workspace.remove(rel)
+            elif await self.workspace.is_dir(rel):
+                await self.workspace.remove(rel, recursive=True)
             else:
                 return DeleteResult(error=f"Error: '{file_path}' not found")
         except _ERRORS as exc:
@@ -305,19 +305,10 @@ class WorkspaceBackend(BackendProtocol):
         await self._ready()
         for path, data in files:
             try:
-                rel = self._rel(path)
-                if not rel:
-                    raise PathOutsideWorkspace("cannot write to the workdir itself")
-                await self.workspace.write_bytes(rel, bytes(data))
+                await self.workspace.write_bytes(self._rel(path), bytes(data))
                 out.append(FileUploadResponse(path=path))
-            except (PathOutsideWorkspace, TypeError):
-                out.append(FileUploadResponse(path=path, error="invalid_path"))
-            except IsADirectoryError:
-                out.append(FileUploadResponse(path=path, error="is_directory"))
-            except PermissionError:
-                out.append(FileUploadResponse(path=path, error="permission_denied"))
-            except (WorkspaceError, OSError) as exc:
-                out.append(FileUploadResponse(path=path, error=str(exc) or type(exc).__name__))
+            except (TypeError, WorkspaceError, OSError) as exc:
+                out.append(FileUploadResponse(path=path, error=_file_error(exc)))
         return out
 
     def upload_files(self, files: list[tuple[str, bytes]]) -> list[FileUploadResponse]:
@@ -333,16 +324,8 @@ class WorkspaceBackend(BackendProtocol):
                     out.append(FileDownloadResponse(path=path, error="is_directory"))
                     continue
                 out.append(FileDownloadResponse(path=path, content=await self.workspace.read_bytes(rel)))
-            except (PathOutsideWorkspace, TypeError):
-                out.append(FileDownloadResponse(path=path, error="invalid_path"))
-            except FileNotFoundError:
-                out.append(FileDownloadResponse(path=path, error="file_not_found"))
-            except IsADirectoryError:
-                out.append(FileDownloadResponse(path=path, error="is_directory"))
-            except PermissionError:
-                out.append(FileDownloadResponse(path=path, error="permission_denied"))
-            except (WorkspaceError, OSError) as exc:
-                out.append(FileDownloadResponse(path=path, error=str(exc) or type(exc).__name__))
+            except (TypeError, WorkspaceError, OSError) as exc:
+                out.append(FileDownloadResponse(path=path, error=_file_error(exc)))
         return out
 
     def download_files(self, paths: list[str]) -> list[FileDownloadResponse]:
@@ -410,3 +393,16 @@ def _file_info(path: str, info: FileInfo) -> DeepFileInfo:
     if modified:
         entry["modified_at"] = modified
     return entry
+
+
+def _file_error(exc: BaseException) -> str:
+    """deepagents' error code for a failed upload or download (its message when it has none)."""
+    if isinstance(exc, PathOutsideWorkspace | TypeError):
+        return "invalid_path"
+    if isinstance(exc, FileNotFoundError):
+        return "file_not_found"
+    if isinstance(exc, IsADirectoryError):
+        return "is_directory"
+    if isinstance(exc, PermissionError):
+        return "permission_denied"
+    return str(exc) or type(exc).__name__

@@ -38,14 +38,11 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
         "pip install 'offloader[openai-agents]'"
     ) from None
 
-from offloader.compaction import CompactionResult, ContextCompactor
 from offloader.core import convert_responses
-from offloader.integrations._cache import OffloadCache
+from offloader.integrations._session import SessionSetup
 from offloader.integrations.openai_agents_session import WorkspaceSession
 from offloader.integrations.plain import call_tool
-from offloader.offloader import ContextOffloader
-from offloader.storage import Storage
-from workspaces import Tool, Workspace
+from workspaces import Tool
 
 __all__ = ["OffloadModelInput", "WorkspaceSession", "function_tool", "function_tools"]
 
@@ -71,50 +68,12 @@ def function_tools(tools: Iterable[Tool]) -> list[FunctionTool]:
     return [function_tool(t) for t in tools]
 
 
-class OffloadModelInput:
+class OffloadModelInput(SessionSetup):
     """ContextOffloader + ContextCompactor as a ``call_model_input_filter``; see the module doc.
 
-    Args:
-        storage: a workspace (whole outputs in ``sessions/{sid}/``; also enables
-            Read / Grep / Glob) or any :class:`~offloader.storage.Storage`.
-        session_id: the session folder and compaction state.
-        window: the model's context size in tokens (default 200,000).
-        max_result_tokens / preview_tokens: offload outputs over this many tokens,
-            leaving a preview of that many (defaults 2,500 / 1,000).
-        compact: also compact the input (default True); needs a workspace unless
-            ``compactor`` is given.
-        offloader / compactor: your own, fully configured instances.
+    Arguments as for :class:`~offloader.integrations._session.SessionSetup`: a workspace (whole results
+    in ``sessions/{sid}/``; also enables Read / Grep / Glob) or any Storage, and a session id.
     """
-
-    def __init__(
-        self,
-        storage: Storage | Workspace,
-        session_id: str,
-        *,
-        window: int = 200_000,
-        max_result_tokens: int = 2500,
-        preview_tokens: int = 1000,
-        compact: bool = True,
-        offloader: ContextOffloader | None = None,
-        compactor: ContextCompactor | None = None,
-    ) -> None:
-        if not isinstance(session_id, str) or not session_id:
-            raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
-        if compact and compactor is None and not isinstance(storage, Workspace):
-            raise TypeError("compaction needs a workspace as storage (or pass compactor=, or compact=False)")
-        self.storage = storage
-        self.session_id = session_id
-        self.offloader = offloader or ContextOffloader(storage, max_result_tokens, preview_tokens)
-        self.compactor = compactor
-        if compact and compactor is None and isinstance(storage, Workspace):
-            self.compactor = ContextCompactor(storage, window=window)
-        self.last_compaction: CompactionResult | None = None
-        self._done = OffloadCache()
-
-    def tools(self) -> list[Tool]:
-        """Read / Grep / Glob (workspaces only) and ``retrieve_offloaded_content``."""
-        own = list(self.storage.tools()) if isinstance(self.storage, Workspace) else []
-        return [*own, *self.offloader.tools()]
 
     def function_tools(self) -> list[FunctionTool]:
         """:meth:`tools` as Agents SDK ``FunctionTool`` objects."""

@@ -26,8 +26,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from offloader.compaction import CompactionResult, ContextCompactor
 from offloader.core.messages import Message, ToolCallBlock, ToolResultBlock
+from offloader.integrations._session import SessionSetup
 from offloader.offloader import ContextOffloader
 from workspaces import Tool, ToolOutcome, Workspace
 
@@ -74,40 +74,21 @@ async def offload_tool_results(offloader: ContextOffloader, session_id: str, mes
     return out
 
 
-class TurnContext:
+class TurnContext(SessionSetup):
     """ContextOffloader + ContextCompactor over one workspace and session, for a plain loop.
 
-    ``window`` (default 200,000 tokens) is the model's context size;
-    ``max_result_tokens`` (default 2,500) / ``preview_tokens`` (default 1,000)
-    configure the offloader; pass your own ``offloader`` or ``compactor`` to
-    configure them fully. ``compact=False`` only offloads tool results.
+    Arguments as for :class:`~offloader.integrations._session.SessionSetup`: ``window``
+    (default 200,000 tokens) is the model's context size; ``max_result_tokens`` (default
+    2,500) / ``preview_tokens`` (default 1,000) configure the offloader; pass your own
+    ``offloader`` or ``compactor`` to configure them fully. ``compact=False`` only
+    offloads tool results.
     """
 
-    def __init__(
-        self,
-        workspace: Workspace,
-        session_id: str,
-        *,
-        window: int = 200_000,
-        max_result_tokens: int = 2500,
-        preview_tokens: int = 1000,
-        compact: bool = True,
-        offloader: ContextOffloader | None = None,
-        compactor: ContextCompactor | None = None,
-    ) -> None:
-        if not isinstance(session_id, str) or not session_id:
-            raise ValueError(f"session_id must be a non-empty str, got {session_id!r}")
-        self.workspace = workspace
-        self.session_id = session_id
-        self.offloader = offloader or ContextOffloader(workspace, max_result_tokens, preview_tokens)
-        self.compactor = (
-            compactor if compactor is not None else (ContextCompactor(workspace, window=window) if compact else None)
-        )
-        self.last_compaction: CompactionResult | None = None
-
-    def tools(self) -> list[Tool]:
-        """Read, Grep, Glob and ``retrieve_offloaded_content`` for the model to read content back."""
-        return [*self.workspace.tools(), *self.offloader.tools()]
+    @property
+    def workspace(self) -> Workspace:
+        """The workspace offloaded content lives in."""
+        assert isinstance(self.storage, Workspace)
+        return self.storage
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any] | str | None) -> ToolOutcome:
         """Run one of :meth:`tools` as the model asked."""

@@ -1,12 +1,15 @@
-"""Shape-preserving builders: edit a message in the caller's own format.
+"""Hand back what the caller gave: rebuild a message or a tool result in its own shape.
 
-The compactor reasons on canonical :class:`~offloader.core.messages.Message` objects
-but must hand back what it was given. :func:`rebuild` takes the caller's
-original message, its canonical form and replacements keyed by canonical block
-index, and returns a *new* object of the original's kind (OpenAI, Anthropic or
-Strands dict, AgentScope ``Msg``, canonical ``Message``) with only those blocks
-changed. The original is never mutated. :func:`text_message` builds a new text
-message (the cut summary) in the dialect of the conversation.
+The offloader and the compactor reason on the canonical model
+(:mod:`offloader.core.messages`) but return objects of the kind they were given
+(OpenAI, Anthropic or Strands dicts, OpenAI Responses items, Pydantic AI parts
+and messages, AgentScope objects, canonical dataclasses), with only the changed
+content replaced and every other field kept. Originals are never mutated.
+
+* :func:`rebuild_message`: a message with canonical blocks swapped in by index;
+  :func:`text_message`: a new text message in the dialect of a conversation.
+* :func:`rebuild_tool_result`: a tool result whose content becomes ``items`` (a
+  ``str`` is a new text block, an ``int`` keeps the original element at that index).
 """
 
 from __future__ import annotations
@@ -16,18 +19,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from offloader.core import convert_pydantic_ai as _pai
-from offloader.core import convert_responses as _responses
-from offloader.core.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from . import convert_pydantic_ai as _pai
+from . import convert_responses as _responses
+from .convert import is_pydantic_model as _is_pydantic
+from .messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["rebuild", "text_message"]
+__all__ = ["Item", "rebuild_message", "rebuild_tool_result", "text_message"]
+
+#: New content of a tool result: a ``str`` is a new text block, an ``int`` keeps that original element.
+Item = str | int
 
 
-def _is_pydantic(obj: Any) -> bool:
-    return hasattr(obj, "model_dump") and not isinstance(obj, Mapping)
-
-
-def rebuild(original: Any, canonical: Message, replacements: Mapping[int, Block]) -> Any:
+def rebuild_message(original: Any, canonical: Message, replacements: Mapping[int, Block]) -> Any:
     """A copy of ``original`` with canonical blocks ``replacements`` swapped in."""
     if not replacements:
         return original
@@ -171,3 +174,51 @@ def text_message(like: Any, role: str, text: str, conversation: Sequence[Any] = 
             return {"role": role, "content": [{"text": text}]}
         return {"role": role, "content": text}
     raise TypeError(f"cannot build a message shaped like {type(like).__name__}")
+
+
+# ---------------------------------------------------------------- tool results
+
+
+def rebuild_tool_result(original: Any, items: Sequence[Item], canonical: ToolResultBlock) -> Any:
+    """``original`` with its content replaced by ``items`` (see module doc)."""
+    if isinstance(original, ToolResultBlock):
+        content = tuple(TextBlock(i) if isinstance(i, str) else original.content[i] for i in items)
+        return ToolResultBlock(original.id, original.name, content, original.is_error)
+    if _pai.is_tool_return(original):  # Pydantic AI ToolReturnPart
+        return _pai.rebuild_tool_return(original, items)
+    if hasattr(original, "model_dump") and not isinstance(original, Mapping):
+        return _agentscope(original, items)
+    if isinstance(original, Mapping) and original.get("type") == "function_call_output":  # OpenAI Responses
+        return _responses.rebuild_output(original, items)
+    if isinstance(original, Mapping):
+        if "toolResult" in original and isinstance(original["toolResult"], Mapping):  # Strands, wrapped
+            return {**original, "toolResult": _strands(original["toolResult"], items)}
+        if "toolUseId" in original:  # Strands, bare
+            return _strands(original, items)
+        key = "output" if original.get("type") == "tool_result" and "output" in original else "content"
+        return {**original, key: _typed_dict_content(original.get(key), items)}
+    raise TypeError(f"cannot rebuild a tool result of type {type(original).__name__}")
+
+
+def _agentscope(original: Any, items: Sequence[Item]) -> Any:
+    output = original.output
+    if isinstance(output, str) and all(isinstance(i, str) for i in items):
+        new_output: Any = "\n".join(i for i in items if isinstance(i, str))
+    else:
+        new_output = [{"type": "text", "text": i} if isinstance(i, str) else output[i].model_dump() for i in items]
+    data = original.model_dump()
+    data["output"] = new_output
+    return type(original).model_validate(data)
+
+
+def _strands(result: Mapping[str, Any], items: Sequence[Item]) -> dict[str, Any]:
+    content = result.get("content") or []
+    return {**result, "content": [{"text": i} if isinstance(i, str) else content[i] for i in items]}
+
+
+def _typed_dict_content(content: Any, items: Sequence[Item]) -> Any:
+    """Anthropic / OpenAI / AgentScope-dump content: a str stays a str when only text remains."""
+    if (content is None or isinstance(content, str)) and all(isinstance(i, str) for i in items):
+        return "\n".join(i for i in items if isinstance(i, str))
+    original = [] if content is None or isinstance(content, str) else list(content)
+    return [{"type": "text", "text": i} if isinstance(i, str) else original[i] for i in items]

@@ -1,0 +1,81 @@
+"""AgentScope 2.x pydantic objects: blocks, media, tool results and ``Msg``, read structurally.
+
+Nothing of AgentScope is imported: objects are recognised by ``model_dump`` and
+their ``type``. Content inside a tool result or message may be of any accepted
+shape, so the general converters are passed in (no import cycle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .dataurl import data_from_url, decode_b64, parse_arguments
+from .messages import Block, DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+
+__all__ = ["to_block", "to_data_block", "to_message", "to_tool_result", "with_data_url"]
+
+Blocks = Callable[[Any], tuple[Block, ...]]
+
+
+def to_block(
+    obj: Any,
+    to_blocks: Blocks,
+    to_data_block: Callable[[Any], DataBlock],
+    to_tool_result: Callable[[Any], ToolResultBlock],
+) -> Block:
+    """One AgentScope block (``text``, ``thinking``, ``hint``, ``data``, ``tool_call``, ``tool_result``)."""
+    kind = getattr(obj, "type", None)
+    if kind == "text":
+        return TextBlock(str(obj.text))
+    if kind == "thinking":
+        return TextBlock(str(obj.thinking))
+    if kind == "hint":
+        hint = obj.hint
+        if isinstance(hint, str):
+            return TextBlock(hint)
+        return ToolResultBlock(id="hint", name="hint", content=to_blocks(hint))
+    if kind == "data":
+        return to_data_block(obj)
+    if kind == "tool_call":
+        return ToolCallBlock(id=str(obj.id), name=str(obj.name), input=parse_arguments(obj.input))
+    if kind == "tool_result":
+        return to_tool_result(obj)
+    raise TypeError(f"unsupported pydantic block {type(obj).__name__} (type={kind!r}); expected an AgentScope block")
+
+
+def to_data_block(obj: Any) -> DataBlock:
+    """An AgentScope ``DataBlock`` (base64 or URL source)."""
+    src = obj.source
+    name = getattr(obj, "name", None)
+    if getattr(src, "type", None) == "base64":
+        return DataBlock(src.media_type, data=decode_b64(src.data, "DataBlock"), name=name)
+    return data_from_url(str(src.url), src.media_type, name)
+
+
+def with_data_url(original: Any, url: str, media_type: str) -> Any:
+    """The same DataBlock with a URL source; every other field (id, name, created_at) kept."""
+    fields = original.model_dump()
+    fields["source"] = {"type": "url", "url": url, "media_type": media_type}
+    return type(original).model_validate(fields)
+
+
+def to_tool_result(obj: Any, to_blocks: Blocks) -> ToolResultBlock:
+    """An AgentScope ``ToolResultBlock`` (``id``, ``name``, ``output``, ``state``)."""
+    state = str(getattr(obj, "state", "") or "")
+    return ToolResultBlock(
+        id=str(obj.id),
+        name=str(obj.name),
+        content=to_blocks(obj.output),
+        is_error=state in {"error", "ToolResultState.ERROR"},
+    )
+
+
+def to_message(obj: Any, to_blocks: Blocks) -> Message:
+    """An AgentScope ``Msg``."""
+    return Message(
+        role=str(obj.role),
+        content=to_blocks(obj.content),
+        name=getattr(obj, "name", None),
+        id=getattr(obj, "id", None),
+    )
