@@ -206,19 +206,19 @@ async def _finish_run(
             await ws.record_ledger(
                 session_id,
                 [
-                {
-                    "kind": "tool_result",
-                    "ref": ref,
-                    "tool": " ".join(" ".join(command).split())[:200],
-                    "tool_id": tid,
-                    "bytes": size,
-                    "tokens": estimate_tokens(size),
-                    "status": "offloaded",
-                    "is_error": code != 0,
-                    "exit_code": code,
-                    "lines": preview.lines,
-                    "stderr_lines": done.stderr_lines,
-                }
+                    {
+                        "kind": "tool_result",
+                        "ref": ref,
+                        "tool": " ".join(" ".join(command).split())[:200],
+                        "tool_id": tid,
+                        "bytes": size,
+                        "tokens": estimate_tokens(size),
+                        "status": "offloaded",
+                        "is_error": code != 0,
+                        "exit_code": code,
+                        "lines": preview.lines,
+                        "stderr_lines": done.stderr_lines,
+                    }
                 ],
             )
         except BaseException:
