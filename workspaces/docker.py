@@ -64,6 +64,9 @@ from .base import Workspace
 
 __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
 
+#: Engine calls one workspace makes at once (under the SDK's pool of 10 connections).
+_ENGINE_SLOTS = 8
+
 try:
     import docker  # noqa: F401 - imported where used; checked here so a missing extra fails at import
 except ModuleNotFoundError as exc:
@@ -128,6 +131,7 @@ class DockerWorkspace(Workspace):
         self._owned = False
         self._real_workdir = ""
         self._missing: frozenset[str] = frozenset()
+        self._engine_slots: anyio.CapacityLimiter | None = None
         self._listed: dict[FileInfo, str] = {}  # stat text of listed files, for gc's exact re-check
 
     @property
@@ -208,7 +212,9 @@ class DockerWorkspace(Workspace):
         def run() -> ExecResult:
             return self._exec_blocking(argv, stdin, timeout or self._timeout, workdir, env)
 
-        return await anyio.to_thread.run_sync(run)
+        if self._engine_slots is None:  # the docker SDK keeps 10 connections; more at once break its pool
+            self._engine_slots = anyio.CapacityLimiter(_ENGINE_SLOTS)
+        return await anyio.to_thread.run_sync(run, limiter=self._engine_slots)
 
     def _exec_blocking(
         self,
