@@ -9,6 +9,7 @@ their container get their own.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -293,3 +294,24 @@ async def test_files_belong_to_the_user_the_workspace_runs_as(client: Any, conta
         await ws.offload_context("s", [{"role": "user", "content": "hi"}])
     owners = _sh(container, f"stat -c '%u:%g' {ref} {workdir}/sessions/s/context.jsonl").split()
     assert owners == ["65534:65534", "65534:65534"]
+
+
+async def test_a_paused_container_fails_clearly_and_loses_nothing(client: Any, own_container: Any) -> None:
+    from offloader.core.messages import Message, TextBlock, ToolResultBlock
+
+    async with DockerWorkspace(own_container.id, workdir=_workdir(), client=client, ledger_batch=1) as ws:
+        ref = await ws.offload_tool_result("s", ToolResultBlock("t0", "bash", (TextBlock("before"),)))
+        await ws.offload_context("s", [Message("user", (TextBlock("one"),))])
+        await anyio.to_thread.run_sync(own_container.pause)
+        try:
+            with pytest.raises((BackendUnavailable, OSError)) as failed:
+                await ws.offload_context("s", [Message("user", (TextBlock("lost?"),))])
+            assert "paused" in str(failed.value).lower() or isinstance(failed.value, BackendUnavailable)
+        finally:
+            await anyio.to_thread.run_sync(own_container.unpause)
+        await ws.offload_context("s", [Message("user", (TextBlock("two"),))])
+        lines = (await ws.read_bytes("sessions/s/context.jsonl")).decode().splitlines()
+        assert len(lines) == 2 and all(isinstance(json.loads(x), dict) for x in lines)
+        assert '"one"' in lines[0] and '"two"' in lines[1]  # the append refused while paused left nothing
+        assert await ws.read_bytes(ref) == b"before"
+        assert not [f for f in await ws._list("sessions") if "/.tmp-" in f.path]

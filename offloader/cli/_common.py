@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.to_thread
 import click
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def require_workdir(workdir: str) -> None:
 
 async def with_ws(workdir: str, fn: Callable[[Any], Any]) -> Any:
     """Run ``fn(workspace)`` on an existing workspace; nothing is created."""
-    require_workdir(workdir)
+    await anyio.to_thread.run_sync(require_workdir, workdir)  # a stat: not on the event loop
     async with open_workspace(workdir) as ws:
         return await fn(ws)
 
