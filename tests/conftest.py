@@ -1,14 +1,15 @@
 """Shared fixtures.
 
 ``workspace`` runs a test once per backend listed in ``tests/backends``;
-``anyio_backend`` runs async tests on asyncio (and trio where marked).
+``anyio_backend`` runs async tests on asyncio (and trio where marked). Every
+test runs under the event-loop blocking detector (``tests/blocking.py``).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,15 @@ def require(env_var: str, reason: str) -> None:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _no_blocking_on_the_event_loop() -> Iterator[None]:
+    """Every test runs under the blocking detector (tests/blocking.py): asyncio and trio alike."""
+    from tests.blocking import detect_blocking
+
+    with detect_blocking():
+        yield
 
 
 @pytest.fixture(params=BACKENDS)

@@ -48,12 +48,14 @@ from __future__ import annotations
 import base64
 import contextlib
 import errno
+import mimetypes
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import anyio
+import anyio.to_thread
 
 from offloader.core.extras import MissingExtra
 
@@ -184,6 +186,8 @@ class E2BWorkspace(Workspace):
     # ------------------------------------------------------------ lifecycle
 
     async def _open(self) -> None:
+        # the SDK's uploads guess a content type: the first guess reads the system's mime tables
+        await anyio.to_thread.run_sync(mimetypes.init)
         if self._sandbox is None:
             options = dict(self._sandbox_options)
             if self._api_key is not None:

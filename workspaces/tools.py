@@ -7,6 +7,11 @@ JSON schema) that any agent framework can register.
 
 from __future__ import annotations
 
+import functools
+
+import anyio
+import anyio.to_thread
+
 from offloader.core import lineindex
 from offloader.core import text as _text
 from offloader.core.backend import FileInfo
@@ -18,6 +23,8 @@ from .contract import Backend
 __all__ = ["FileTools"]
 
 _CHUNK = 1 << 20
+#: Files larger than this are scanned by Grep in a worker thread (a scan is linear; the loop stays free).
+_SCAN_INLINE = 256 << 10
 _BINARY_PROBE = 8192
 
 
@@ -182,11 +189,14 @@ class FileTools(Backend):
         for info in files:
             data = await self._read(info.path)
             if _is_binary(data):
-                if regex.search(data):  # type: ignore[attr-defined]
+                probe = functools.partial(regex.search, data)  # type: ignore[attr-defined]
+                if await anyio.to_thread.run_sync(probe) if len(data) > _SCAN_INLINE else probe():
                     binary.append(self.reference(info.path))
                 continue
             budget = max_matches - shown
-            hits, count = _text.search(data, regex, context=context, max_matches=max(budget, 0))
+            scan = functools.partial(_text.search, data, regex, context=context, max_matches=max(budget, 0))
+            # a big file is scanned in a worker thread: the event loop keeps serving other tasks
+            hits, count = await anyio.to_thread.run_sync(scan) if len(data) > _SCAN_INLINE else scan()
             if not count:
                 continue
             total += count

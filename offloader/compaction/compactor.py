@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import anyio
+import anyio.to_thread
 
 from offloader import tokens as _tokens
 from offloader.core.backend import WorkspaceProtocol
@@ -45,6 +46,10 @@ from .policy import CompactionEntry, CompactionPolicy, CompactionResult
 from .summarizers import ExtractiveSummarizer, Summarizer
 
 __all__ = ["ContextCompactor"]
+
+#: New text (characters) above which tokenizing moves to a worker thread (a cold compaction of a long
+#: history took 200-330 ms of tokenizer time on the event loop).
+_TOKENIZE_INLINE = 64 << 10
 
 _log = logging.getLogger(__name__)
 _TEXT_CACHE_LIMIT = 20_000
@@ -116,7 +121,12 @@ class ContextCompactor:
             raise ValueError(f"system_tokens must be a non-negative int, got {system_tokens!r}")
         safe_name(session_id)  # validates the id before anything is written
         originals = list(messages)
-        canon, fps, tokens = self._prepare(originals)
+        canon, fps, tokens, fresh, pending = self._prepare(originals)
+        if fresh:  # tokenizing new text is CPU work: a large amount goes to a worker thread
+            big = sum(len(text) for _, text, _ in fresh.values()) > _TOKENIZE_INLINE
+            counted = await anyio.to_thread.run_sync(self._count_fresh, fresh) if big else self._count_fresh(fresh)
+            for k in pending:
+                tokens[k] = counted[fps[k]]
         lock = self._locks.setdefault(session_id, anyio.Lock())
         async with lock:
             state = await self._load(session_id)
@@ -132,7 +142,9 @@ class ContextCompactor:
 
     # ------------------------------------------------------------ tokens
 
-    def _prepare(self, objs: list[Any]) -> tuple[list[Message], list[str], list[int]]:
+    def _prepare(
+        self, objs: list[Any]
+    ) -> tuple[list[Message], list[str], list[int], dict[str, tuple[Message, str, int]], list[int]]:
         """Canonical forms, fingerprints and tokens of the caller's messages, cached by content.
 
         The fingerprint hashes the caller's own object (no conversion), so a
@@ -167,16 +179,17 @@ class ContextCompactor:
             canon.append(msg)
             fps.append(fp)
             tokens.append(count)
-        if fresh:
-            counted: dict[str, int] = {}
-            for fp, (msg, text, media) in fresh.items():
-                counted[fp] = self.counter.count(text) + media + _MESSAGE_OVERHEAD
-                if len(self._known) >= _CACHE_LIMIT:
-                    self._known.clear()
-                self._known[fp] = (msg, counted[fp])
-            for k in pending:
-                tokens[k] = counted[fps[k]]
-        return canon, fps, tokens
+        return canon, fps, tokens, fresh, pending
+
+    def _count_fresh(self, fresh: dict[str, tuple[Message, str, int]]) -> dict[str, int]:
+        """Tokens of the new messages (one tokenizer pass), remembered by fingerprint."""
+        counted: dict[str, int] = {}
+        for fp, (msg, text, media) in fresh.items():
+            counted[fp] = self.counter.count(text) + media + _MESSAGE_OVERHEAD
+            if len(self._known) >= _CACHE_LIMIT:
+                self._known.clear()
+            self._known[fp] = (msg, counted[fp])
+        return counted
 
     @staticmethod
     def _fingerprint(obj: Any) -> str:

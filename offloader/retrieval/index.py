@@ -14,6 +14,9 @@ from array import array
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+import anyio
+import anyio.to_thread
+
 from ..core import lineindex
 from ..core.backend import WorkspaceProtocol
 from ..core.errors import WorkspaceError
@@ -25,6 +28,8 @@ if TYPE_CHECKING:
 __all__ = ["IndexCache", "line_count", "line_starts"]
 
 _HEADER = lineindex.HEADER
+#: Texts larger than this get their line index built in a worker thread (the loop stays free).
+_INDEX_INLINE = 256 << 10
 #: A line index up to this size is kept in the cache; the kept indexes of one
 #: retriever together stay under _INDEX_CACHE_BYTES.
 _INDEX_KEEP_BYTES = 8 << 20
@@ -80,7 +85,7 @@ async def line_count(doc: Document, cache: IndexCache) -> int:
         if isinstance(cached, tuple) and cached[0] is doc.data:
             doc.starts = cached[1]
         else:
-            doc.starts = lineindex.line_starts(doc.data)
+            doc.starts = await _line_starts(doc.data)
             cache.put(("index", doc.reference), (doc.data, doc.starts))
         return len(doc.starts) - 1
     source = doc.source
@@ -106,7 +111,7 @@ async def line_count(doc: Document, cache: IndexCache) -> int:
         doc.starts = starts
         cache.put(key, (meta.size, meta.mtime, lines, starts), 0 if starts is None else 8 * len(starts))
         return lines
-    starts = lineindex.line_starts(await doc.read())
+    starts = await _line_starts(await doc.read())
     lines = len(starts) - 1
     doc.starts = starts
     try:
@@ -116,3 +121,10 @@ async def line_count(doc: Document, cache: IndexCache) -> int:
     kept = starts if 8 * len(starts) <= _INDEX_KEEP_BYTES else None
     cache.put(key, (meta.size, meta.mtime, lines, kept), 0 if kept is None else 8 * len(kept))
     return lines
+
+
+async def _line_starts(data: bytes) -> array[int]:
+    """Line starts of ``data``; a big text is indexed in a worker thread, off the event loop."""
+    if len(data) <= _INDEX_INLINE:
+        return lineindex.line_starts(data)
+    return await anyio.to_thread.run_sync(lineindex.line_starts, data)
