@@ -19,7 +19,7 @@ __all__ = ["detect_blocking"]
 _ALLOWED = ("os.path.abspath",)
 _IMPORTING = ("<frozen importlib._bootstrap>", {"_find_and_load"})
 #: Functions that run a private event loop in a worker thread on purpose (blocking there stalls nothing).
-_WORKER_LOOPS = ("workspaces/fsspec.py", {"_warm_botocore_session"})
+_WORKER_LOOPS = ("workspaces/_fsspec_store.py", {"_warm_botocore_session"})
 #: A synchronous API called from inside a running loop (deepagents' sync methods) must wait for its result.
 _SYNC_BRIDGE = ("offloader/integrations/_loop_thread.py", {"run"})
 #: A token counter reads its encoding once, when it is constructed (like an import): not a per-call stall.
