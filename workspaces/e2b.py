@@ -85,7 +85,8 @@ from offloader.core.errors import (
     WorkspaceError,
 )
 
-from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, EXIT_OUTSIDE, exit_error, grep_candidates, grep_prefilter, quote
+from . import _e2b_scripts as _sh
+from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, exit_error, grep_candidates, grep_prefilter, quote
 from .base import Workspace
 
 __all__ = ["E2BWorkspace"]
@@ -93,32 +94,8 @@ __all__ = ["E2BWorkspace"]
 T = TypeVar("T")
 
 _MARK = "\x1eoffloader\x1e"  # separates our output from anything a login profile prints
-_ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows 128 KiB per string)
 _SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _LISTED_MAX = 200_000
-
-# Helpers every script starts with (forks kept few: each one costs milliseconds in a busy sandbox).
-_PRELUDE = rf"""cd -P . && R=$PWD || exit {EXIT_IO}
-_in() {{ case "$(realpath -m -- "$1")/" in "$R"/*) ;;
-  *) printf 'outside the workdir: %s\n' "$1" >&2; exit {EXIT_OUTSIDE};; esac; }}
-_dir() {{ case "$1" in */*) d=${{1%/*}};; *) d=.;; esac; }}
-_mk() {{ [ -d "$1" ] || mkdir -p -- "$1" || exit {EXIT_IO}; }}
-"""
-
-# Commit a decoded temp file ($2) to its target ($1); $3 = 1 for exclusive. Prints 1 (written) or 0 (existed).
-# Temp files left over (exclusive losers) are removed by the script's EXIT trap.
-_PUT = rf"""_put() {{
-  _dir "$1"; _in "$d"; _mk "$d"
-  if [ "$3" = 1 ]; then
-    if ln -T -- "$2" "$1" 2>/dev/null; then echo 1
-    elif [ -e "$1" ] || [ -L "$1" ]; then echo 0
-    else printf 'cannot create %s\n' "$1" >&2; exit {EXIT_IO}; fi
-  else
-    if [ -d "$1" ] && [ ! -L "$1" ]; then exit {EXIT_ISDIR}; fi
-    mv -f -T -- "$2" "$1" || exit {EXIT_IO}; echo 1
-  fi
-}}
-"""
 
 
 class E2BWorkspace(Workspace):
@@ -231,13 +208,13 @@ class E2BWorkspace(Workspace):
             return []
         temps = [f".tmp-{secrets.token_hex(8)}" for _ in files]
         envs: dict[str, str] = {}
-        lines = [_PUT, _cleanup(temps), f"printf '%s' {quote(_MARK)}"]
+        lines = [_sh.PUT, _sh.cleanup(temps), f"printf '%s' {quote(_MARK)}"]
         inline = sum(len(data) for _, data in files) <= self._inline_limit
         if not inline:
             await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
         for i, ((rel, data), tmp) in enumerate(zip(files, temps, strict=True)):
             if inline:
-                lines.append(f"{_decode(envs, f'_OFL_{i}', data)} > {quote(tmp)} || exit {EXIT_IO}")
+                lines.append(f"{_sh.decode(envs, f'_OFL_{i}', data)} > {quote(tmp)} || exit {EXIT_IO}")
             lines.append(f"_put {quote(rel)} {quote(tmp)} {int(exclusive)}")
         out = await self._script("\n".join(lines), envs=envs, path=files[0][0])
         flags = out.split()
@@ -251,11 +228,11 @@ class E2BWorkspace(Workspace):
         q = quote(path)
         envs: dict[str, str] = {}
         if len(data) <= self._inline_limit:
-            source, cleanup = _decode(envs, "_OFL_A", data), ""
+            source, cleanup = _sh.decode(envs, "_OFL_A", data), ""
         else:
             tmp = f".tmp-{secrets.token_hex(8)}"
             await self._upload([(tmp, data)])
-            source, cleanup = f"cat -- {quote(tmp)}", _cleanup([tmp]) + "\n"
+            source, cleanup = f"cat -- {quote(tmp)}", _sh.cleanup([tmp]) + "\n"
         script = (
             f'{cleanup}_in {q}; _dir {q}; _mk "$d"\n'
             f"if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
@@ -279,7 +256,7 @@ class E2BWorkspace(Workspace):
             if not record:
                 continue
             size, mtime, rel = record.split(" ", 2)
-            info = FileInfo(f"{path}/{rel}" if path else rel, int(size), _micros(mtime))
+            info = FileInfo(f"{path}/{rel}" if path else rel, int(size), _sh.micros(mtime))
             found.append(info)
             self._listed[info] = f"{size} {mtime}"  # the exact text gc re-checks before removing
         return found
@@ -329,9 +306,9 @@ class E2BWorkspace(Workspace):
             if len(stdin) > self._inline_limit:
                 tmp = f".tmp-{secrets.token_hex(8)}"
                 await self._upload([(tmp, stdin)])
-                command = f"{_cleanup([tmp])}; {command} < {quote(tmp)}"
+                command = f"{_sh.cleanup([tmp])}; {command} < {quote(tmp)}"
             else:
-                source = _decode(envs, "_OFL_I", stdin)
+                source = _sh.decode(envs, "_OFL_I", stdin)
                 command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
         handle = await self._call(
             lambda: self._sandbox.commands.run(
@@ -392,7 +369,7 @@ class E2BWorkspace(Workspace):
         try:
             result = await self._call(
                 lambda: self._sandbox.commands.run(
-                    _PRELUDE + body, cwd=self.workdir, envs=envs or None, user=self._user, timeout=_SCRIPT_TIMEOUT
+                    _sh.PRELUDE + body, cwd=self.workdir, envs=envs or None, user=self._user, timeout=_SCRIPT_TIMEOUT
                 ),
                 self.reference(path),
             )
@@ -417,31 +394,6 @@ class E2BWorkspace(Workspace):
                 await anyio.sleep(delay)
             except SandboxException as exc:
                 raise _mapped(exc, ref) from exc
-
-
-def _micros(stamp: str) -> float:
-    """``find``'s ``%T@`` (nanoseconds) as the Stat RPC reports it (datetime: microseconds,
-    truncated), so ``_list`` and ``_stat`` agree exactly and gc's "changed since the scan"
-    check compares like with like."""
-    whole, _, frac = stamp.partition(".")
-    return (int(whole) * 10**6 + int((frac + "000000")[:6])) / 10**6
-
-
-def _cleanup(temps: Sequence[str]) -> str:
-    """An EXIT trap removing the temp files still there (no process spawned when none is)."""
-    body = " ".join(f"[ ! -e {quote(t)} ] || rm -f -- {quote(t)};" for t in temps)
-    return f"trap {quote(body)} EXIT"
-
-
-def _decode(envs: dict[str, str], name: str, data: bytes) -> str:
-    """Put ``data`` base64-encoded into environment variables; return the shell pipeline that decodes it."""
-    text = base64.b64encode(data).decode("ascii")
-    parts = []
-    for j in range(0, max(len(text), 1), _ENV_CHUNK):
-        key = f"{name}_{j // _ENV_CHUNK}"
-        envs[key] = text[j : j + _ENV_CHUNK]
-        parts.append(f'"${key}"')
-    return f"printf %s {' '.join(parts)} | base64 -d"
 
 
 def _not_processed(exc: BaseException) -> bool:
