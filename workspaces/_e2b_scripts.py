@@ -36,11 +36,12 @@ PUT = rf"""_put() {{
 
 
 def micros(stamp: str) -> float:
-    """``find``'s ``%T@`` (nanoseconds) as the Stat RPC reports it (datetime: microseconds,
-    truncated), so ``_list`` and ``_stat`` agree exactly and gc's "changed since the scan"
-    check compares like with like."""
+    """``find``'s ``%T@`` (nanoseconds) as the Stat RPC reports it (a datetime: nanoseconds
+    rounded to microseconds, as protobuf's ``to_datetime`` does), so ``_list`` and ``_stat``
+    agree exactly and gc's "changed since the scan" check compares like with like."""
     whole, _, frac = stamp.partition(".")
-    return (int(whole) * 10**6 + int((frac + "000000")[:6])) / 10**6
+    nanos = int((frac + "000000000")[:9])
+    return (int(whole) * 10**6 + round(nanos / 1000)) / 10**6
 
 
 def cleanup(temps: Sequence[str]) -> str:
