@@ -20,6 +20,9 @@ CASES = [
     ("strands", "strands", "import offloader.integrations.strands"),
     ("deepagents", "deepagents", "import offloader.integrations.deepagents"),
     ("agentscope", "agentscope", "import offloader.integrations.agentscope"),
+    ("agents", "openai-agents", "import offloader.integrations.openai_agents"),
+    ("agents", "openai-agents", "import offloader.integrations.openai_agents_session"),
+    ("pydantic_ai", "pydantic-ai", "import offloader.integrations.pydantic_ai"),
 ]
 
 

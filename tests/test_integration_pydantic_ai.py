@@ -326,7 +326,7 @@ def test_a_missing_extra_names_the_install_command(module: str, framework: str, 
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 1
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError:") and f"pip install 'offloader[{extra}]'" in last
+    assert last.startswith("offloader.core.extras.MissingExtra:") and f"pip install 'offloader[{extra}]'" in last
     lazy = subprocess.run(
         [sys.executable, "-c", _blocked(framework) + "import offloader, workspaces\n"],
         capture_output=True,

@@ -28,15 +28,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from offloader.core.extras import MissingExtra
+
 try:
     from agents import FunctionTool
     from agents.run_config import CallModelData, ModelInputData
     from agents.tool_context import ToolContext
-except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test in a subprocess
-    raise ImportError(
-        f"offloader.integrations.openai_agents needs openai-agents ({exc.name} is missing): "
-        "pip install 'offloader[openai-agents]'"
-    ) from None
+except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py in a subprocess
+    raise MissingExtra("offloader.integrations.openai_agents", "openai-agents", exc.name) from exc
 
 from offloader.core import convert_responses
 from offloader.integrations._session import SessionSetup

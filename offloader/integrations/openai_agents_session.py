@@ -30,14 +30,13 @@ from typing import Any
 
 import anyio
 
+from offloader.core.extras import MissingExtra
+
 try:
     from agents.memory import SessionSettings
     from agents.memory.session_settings import resolve_session_limit
-except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test in a subprocess
-    raise ImportError(
-        f"offloader.integrations.openai_agents_session needs openai-agents ({exc.name} is missing): "
-        "pip install 'offloader[openai-agents]'"
-    ) from None
+except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py in a subprocess
+    raise MissingExtra("offloader.integrations.openai_agents_session", "openai-agents", exc.name) from exc
 
 from workspaces import Workspace
 

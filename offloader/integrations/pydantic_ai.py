@@ -27,6 +27,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from offloader.core.extras import MissingExtra
+
 try:
     from pydantic_ai import RunContext
     from pydantic_ai.capabilities import AbstractCapability
@@ -35,11 +37,8 @@ try:
     from pydantic_ai.models import ModelRequestContext
     from pydantic_ai.tools import Tool as PydanticTool
     from pydantic_ai.toolsets import FunctionToolset
-except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test in a subprocess
-    raise ImportError(
-        f"offloader.integrations.pydantic_ai needs pydantic-ai ({exc.name} is missing): "
-        "pip install 'offloader[pydantic-ai]'"
-    ) from None
+except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py in a subprocess
+    raise MissingExtra("offloader.integrations.pydantic_ai", "pydantic-ai", exc.name) from exc
 
 from offloader.core import convert_pydantic_ai
 from offloader.integrations._session import SessionSetup
