@@ -30,6 +30,7 @@ __all__ = [
     "open_workspace",
     "parse_duration",
     "parse_size",
+    "positive_int_option",
     "require_workdir",
     "resolve_workdir",
     "run_async",
@@ -71,6 +72,11 @@ def workdir_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--workdir", default=None, help=WORKDIR_HELP, callback=lambda ctx, _param, value: resolve_workdir(ctx, value)
     )(f)
+
+
+def positive_int_option(name: str, default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An option taking a whole number of at least 1, with its default shown in ``--help``."""
+    return click.option(name, default=default, show_default=True, type=click.IntRange(min=1), help=help)
 
 
 def json_option(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -16,7 +16,7 @@ from offloader.core.layout import TMP_PREFIX, TOOL_RESULT_PREFIX, estimate_token
 from offloader.core.streams import STDERR_MARK
 
 from ._child import Capture, capture, exit_status, forward_signals
-from ._common import emit_json, is_url, json_option, resolve_workdir
+from ._common import emit_json, is_url, json_option, positive_int_option, resolve_workdir
 from .run_preview import SNIFF_BYTES, preview_output, sniff_binary
 
 __all__ = ["run"]
@@ -29,20 +29,8 @@ __all__ = ["run"]
     help="Workspace folder (a local disk: the output is streamed there). Default: the global --workdir.",
 )
 @click.option("--session", "session_id", default="cli", show_default=True, help="Session id.")
-@click.option(
-    "--max-tokens",
-    default=2500,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Offload when the output is larger than this.",
-)
-@click.option(
-    "--preview-tokens",
-    default=1000,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Size of the preview printed instead.",
-)
+@positive_int_option("--max-tokens", 2500, "Offload when the output is larger than this.")
+@positive_int_option("--preview-tokens", 1000, "Size of the preview printed instead.")
 @click.option(
     "--tee/--quiet",
     default=None,

@@ -13,6 +13,7 @@ from ._common import (
     emit_json,
     explicit_workdir,
     json_option,
+    positive_int_option,
     run_async,
     with_ws,
     workdir_option,
@@ -99,13 +100,7 @@ _HIT = re.compile(r"^\s*(\d+)([:-]) (.*)$")
 )
 @click.option("--context", default=0, type=click.IntRange(0, 50), help="Lines of context.")
 @click.option("-i", "--ignore-case", is_flag=True, help="Case-insensitive matching.")
-@click.option(
-    "--max-matches",
-    default=100,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Stop after this many matching lines.",
-)
+@positive_int_option("--max-matches", 100, "Stop after this many matching lines.")
 @json_option
 @click.argument("pattern")
 def grep(
