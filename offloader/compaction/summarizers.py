@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from offloader.core.messages import JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from offloader.signal import outcome_lines
+from offloader.signal import json_shape, outcome_lines
 
 __all__ = [
     "MAX_SUMMARY_CHARS",
@@ -91,27 +91,6 @@ def _short(value: Any, limit: int = 40) -> str:
     return _clip(rendered, limit)
 
 
-def _json_shape(data: Any, depth: int = 0) -> str:
-    """A compact description of a JSON value: keys, list lengths, scalar types."""
-    if isinstance(data, dict):
-        if depth >= 1:
-            return f"{{{len(data)} keys}}"
-        inner = ", ".join(f"{k}: {_json_shape(v, depth + 1)}" for k, v in list(data.items())[:6])
-        more = f", +{len(data) - 6}" if len(data) > 6 else ""
-        return f"{{{inner}{more}}}"
-    if isinstance(data, list):
-        if not data or depth >= 1:
-            return f"list[{len(data)}]"
-        return f"list[{len(data)}] of {_json_shape(data[0], depth + 1)}"
-    if isinstance(data, str):
-        return "str"
-    if isinstance(data, bool):
-        return "bool"
-    if isinstance(data, int | float):
-        return "num"
-    return "null" if data is None else type(data).__name__
-
-
 def _result_json(result: ToolResultBlock, text: str) -> Any:
     for block in result.content:
         if isinstance(block, JsonBlock):
@@ -149,7 +128,7 @@ class ExtractiveSummarizer:
         data = _result_json(call.result, text)
         failing = call.result.is_error
         if data is not None:
-            parts.append("json " + _json_shape(data))
+            parts.append(json_shape(data, max_keys=6))
         elif text:
             lines, failed = outcome_lines(text, limit=2)
             failing = failing or failed
