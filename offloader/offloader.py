@@ -183,6 +183,12 @@ class ContextOffloader:
                 count = estimate_tokens(self.counter, text, self.max_result_tokens).tokens
             return self._preview(text), count
 
+        ws = self._workspace
+        combined = getattr(ws, "offload_tool_result_with", None) if ws is not None else None
+        if ws is not None and combined is not None:  # a workspaces.Workspace: one thread hop on LocalWorkspace
+            ref, (preview, count, size) = await combined(session_id, result, lambda: (*work(), _utf8_size(text)))
+            return preview, count, await self._workspace_entries(ws, ref, result, size)
+
         async def build_preview() -> None:
             previews.append(await anyio.to_thread.run_sync(work))
 
@@ -251,10 +257,17 @@ class ContextOffloader:
         self, ws: WorkspaceProtocol, session_id: str, result: ToolResultBlock, text: str
     ) -> list[_Stored]:
         ref = await ws.offload_tool_result(session_id, result)
+        size = len(text) if text.isascii() else await anyio.to_thread.run_sync(_utf8_size, text)
+        return await self._workspace_entries(ws, ref, result, size)
+
+    async def _workspace_entries(
+        self, ws: WorkspaceProtocol, ref: str, result: ToolResultBlock, text_size: int
+    ) -> list[_Stored]:
+        """The stored file (``text_size``: UTF-8 size of the joined text) and the media it references."""
         if all(isinstance(b, TextBlock | JsonBlock) for b in result.content):
             # The stored file is exactly the joined text (see offloader.core.toolresult.render_tool_result):
             # its size is known without asking the backend (a round trip on Docker/E2B).
-            size = len(text) if text.isascii() else await anyio.to_thread.run_sync(_utf8_size, text)
+            size = text_size
         else:
             info = await ws.stat(ref)
             size = info.size if info is not None else 0
@@ -309,7 +322,7 @@ def _text_of(result: ToolResultBlock) -> str:
 
 
 def _utf8_size(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _block_text(block: TextBlock | JsonBlock) -> str:

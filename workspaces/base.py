@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import anyio
 
@@ -24,6 +24,7 @@ from offloader.core import text as _text
 from offloader.core.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
 from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
 from offloader.core.layout import DATA_URL_PREFIX, LEDGER_FILE, json_line, ledger_line
+from offloader.core.messages import TextBlock, ToolResultBlock
 from offloader.core.naming import safe_name
 from offloader.core.records import native_record
 from offloader.core.toolresult import media_path, render_tool_result, strip_media
@@ -37,6 +38,11 @@ from .tools import FileTools
 __all__ = ["Workspace"]
 
 _log = logging.getLogger("offloader.workspaces")
+_T = TypeVar("_T")
+
+#: Text size (characters) from which an offload stores and runs the caller's work in
+#: parallel threads rather than one after the other in one worker-thread hop.
+PARALLEL_FROM = 1 << 20
 
 
 class Workspace(FileOps, FileTools, Backend):
@@ -156,16 +162,31 @@ class Workspace(FileOps, FileTools, Backend):
         The same id offloaded again with the same content returns the same
         reference; different content gets a new file, never an overwrite.
         """
+        ref, _ = await self.offload_tool_result_with(session_id, tool_result, _nothing)
+        return ref
+
+    async def offload_tool_result_with(
+        self, session_id: str, tool_result: Any, work: Callable[[], _T]
+    ) -> tuple[str, _T]:
+        """:meth:`offload_tool_result`, running the blocking ``work`` in a worker thread meanwhile.
+
+        Returns (reference, what ``work`` returned). A backend with a blocking store
+        (``_blocking_store``) runs ``work``, the rendering, the write and the ledger
+        line in one worker-thread hop (``work`` first: if it raises, nothing is
+        stored); other backends, and results of ``PARALLEL_FROM`` characters or
+        more, store while ``work`` runs in a thread of its own.
+        """
         await self._ready()
         result = to_tool_result(tool_result)
         # AgentScope streams a result as chunks and joins them verbatim; other frameworks' blocks are paragraphs
-        verbatim = type(tool_result).__module__.startswith("agentscope.")
-        media, body = render_tool_result(result, "" if verbatim else "\n", self.media_names)
+        sep = "" if type(tool_result).__module__.startswith("agentscope.") else "\n"
         folder = self.session_dir(session_id)
         stem = f"{folder}/{layout.TOOL_RESULT_PREFIX}{safe_name(result.id)}"
         path = f"{stem}.txt"
+        ledger = f"{folder}/{LEDGER_FILE}"
+        store = self._blocking_store() if self.ledger_batch <= 1 else None
 
-        def entry(p: str) -> dict[str, Any]:
+        def entry(p: str, body: bytes) -> dict[str, Any]:
             return {
                 "kind": "tool_result",
                 "ref": self.reference(p),
@@ -177,14 +198,49 @@ class Workspace(FileOps, FileTools, Backend):
                 "is_error": result.is_error,
             }
 
-        files = [*media, (path, body)]
-        if self.ledger_batch <= 1:  # content and ledger line in one backend operation
-            written = await self._write_and_append(
-                files, exclusive=True, append=(f"{folder}/{LEDGER_FILE}", ledger_line(entry(path)))
-            )
-            recorded = written[-1]
+        def render_and_store() -> tuple[bytes, list[bool]]:
+            assert store is not None
+            media, body = render_tool_result(result, sep, self.media_names)
+            return body, store([*media, (path, body)], (ledger, ledger_line(entry(path, body))))
+
+        async def store_async() -> tuple[bytes, list[bool]]:
+            if store is not None:
+                return await anyio.to_thread.run_sync(render_and_store)
+            media, body = render_tool_result(result, sep, self.media_names)
+            files = [*media, (path, body)]
+            if self.ledger_batch <= 1:  # content and ledger line in one backend operation
+                return body, await self._write_and_append(
+                    files, exclusive=True, append=(ledger, ledger_line(entry(path, body)))
+                )
+            return body, await self._write(files, exclusive=True)  # the line is buffered below
+
+        done: list[_T] = []
+        stored: list[tuple[bytes, list[bool]]] = []
+        if store is not None and _text_chars(result) < PARALLEL_FROM:
+
+            def both() -> tuple[_T, bytes, list[bool]]:  # one worker-thread hop for everything
+                value = work()
+                return (value, *render_and_store())
+
+            value, body, written = await anyio.to_thread.run_sync(both)
+            done.append(value)
+            stored.append((body, written))
         else:
-            written, recorded = await self._write(files, exclusive=True), False
+
+            async def run_work() -> None:
+                done.append(await anyio.to_thread.run_sync(work))
+
+            async def run_store() -> None:
+                stored.append(await store_async())
+
+            try:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(run_work)
+                    tg.start_soon(run_store)
+            except BaseExceptionGroup as group:  # callers see the error itself (NotEnoughSpace, ...)
+                raise group.exceptions[0] from None
+        body, written = stored[0]
+        recorded = written[-1] and self.ledger_batch <= 1
         if not written[-1]:
             try:
                 existing: bytes | None = await self._read(path)
@@ -197,8 +253,8 @@ class Workspace(FileOps, FileTools, Backend):
             else:
                 await self._refresh(path, body)  # an old file handed out again must not be collected
         if not recorded:
-            await self._record(session_id, entry(path))
-        return self.reference(path)
+            await self._record(session_id, entry(path, body))
+        return self.reference(path), done[0]
 
     async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
         """Append messages to ``sessions/{sid}/context.jsonl``; return its reference.
@@ -299,3 +355,12 @@ class Workspace(FileOps, FileTools, Backend):
     def tools(self) -> list[Tool]:
         """Read, Grep and Glob bound to this workspace, as framework-neutral tools."""
         return self._file_tools()
+
+
+def _nothing() -> None:
+    return None
+
+
+def _text_chars(result: ToolResultBlock) -> int:
+    """Characters in the result's text blocks (what decides between one hop and two parallel ones)."""
+    return sum(len(b.text) for b in result.content if isinstance(b, TextBlock))

@@ -11,7 +11,7 @@ an empty read range. ``workspaces.testing.WorkspaceSuite`` checks the contract.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from offloader.core.backend import Capabilities, ExecResult, FileInfo
@@ -137,6 +137,15 @@ class Backend(abc.ABC):
         if written and written[-1]:
             await self._append(*append)
         return written
+
+    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes]], tuple[str, bytes]], list[bool]] | None:
+        """A blocking exclusive ``_write_and_append`` that may run in a worker thread, or None.
+
+        Optional: a backend whose primitives are blocking calls returns one, and an
+        offload then renders, writes and records in a single worker-thread hop
+        (together with the caller's preview, see ``Workspace.offload_tool_result_with``).
+        """
+        return None
 
     async def _open(self) -> None:
         """Acquire resources (create a container, connect to a store)."""

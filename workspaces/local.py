@@ -18,7 +18,7 @@ import fcntl
 import os
 import secrets
 import stat as stat_mod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import anyio
@@ -96,13 +96,19 @@ class LocalWorkspace(Workspace):
     async def _write_and_append(
         self, files: Sequence[tuple[str, bytes]], *, exclusive: bool, append: tuple[str, bytes]
     ) -> list[bool]:
-        def both() -> list[bool]:  # one worker-thread hop instead of two
-            written = [self._tree.write(rel, data, exclusive=exclusive) for rel, data in files]
-            if written and written[-1]:
-                self._tree.append(*append)
-            return written
+        # one worker-thread hop instead of two
+        return await anyio.to_thread.run_sync(self._write_and_append_sync, files, exclusive, append)
 
-        return await anyio.to_thread.run_sync(both)
+    def _write_and_append_sync(
+        self, files: Sequence[tuple[str, bytes]], exclusive: bool, append: tuple[str, bytes]
+    ) -> list[bool]:
+        written = [self._tree.write(rel, data, exclusive=exclusive) for rel, data in files]
+        if written and written[-1]:
+            self._tree.append(*append)
+        return written
+
+    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes]], tuple[str, bytes]], list[bool]]:
+        return lambda files, append: self._write_and_append_sync(files, True, append)
 
     async def _append(self, path: str, data: bytes) -> None:
         await anyio.to_thread.run_sync(self._tree.append, path, data)
