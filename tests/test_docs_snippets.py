@@ -11,6 +11,8 @@ The rules (also in docs/contributing.md):
   loop (fixtures such as a ``tool_result``, an open workspace or a running S3 server;
   ``tests/docs_support.py`` has helpers; register undo steps in ``cleanups``);
 * ```json blocks must parse;
+* shell blocks (```bash, ```sh, ```shell, ```console) are commands and transcripts: each is
+  checked by a test (the ``offload demo`` transcript) or carries a skip marker saying why not;
 * the ``offload demo`` transcript on the getting-started page and the token table in the
   README are what ``offload demo`` prints.
 """
@@ -162,6 +164,20 @@ def test_markers_are_recognised() -> None:
             if "<!--" in line and "snippet" in line and not re.search(r"<!--\s*snippet:\s*(skip|setup)\b", line):
                 bad.append(f"{page.relative_to(ROOT)}:{n}")
     assert not bad, bad
+
+
+#: Fence languages whose blocks are shell commands or transcripts.
+_SHELL = frozenset({"bash", "sh", "shell", "console"})
+
+
+def _checked_elsewhere(snippet: Snippet) -> bool:
+    """The one shell block a test compares with a real run: the ``offload demo`` transcript."""
+    return snippet.lang == "console" and snippet.code.startswith("$ offload demo\n")
+
+
+def test_every_shell_snippet_is_checked_or_says_why_not() -> None:
+    unmarked = [s.where for s in _all() if s.lang in _SHELL and s.skip is None and not _checked_elsewhere(s)]
+    assert not unmarked, f"shell snippets neither checked by a test nor marked with a reason: {unmarked}"
 
 
 def test_json_snippets_parse() -> None:
