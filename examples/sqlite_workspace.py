@@ -8,6 +8,8 @@ one connection. ``tests/test_sqlite_example.py`` runs the conformance suite
 (``workspaces.testing``) on it; docs/write-a-backend.md walks through it. Run::
 
     python examples/sqlite_workspace.py [DATABASE]
+
+Install (from a checkout): ``pip install -e .``.
 """
 
 from __future__ import annotations
