@@ -28,7 +28,7 @@ the median over runs of a per-run figure:
 * "workspace CPU (event loop)" is the main thread's CPU time while a workspace
   call is in flight (the compactor only awaits then);
 * **compactor CPU** is the first minus the second -- the compactor's own work,
-  the figure DESIGN.md bounds at 50 ms. The "cold, no storage" row measures it
+  the figure the compaction target bounds at 50 ms. The "cold, no storage" row measures it
   directly (nothing to subtract) and cross-checks the split.
 """
 
