@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_OUTSIDE, quote
 
-__all__ = ["PRELUDE", "PUT", "cleanup", "decode", "micros"]
+__all__ = ["MARK", "PRELUDE", "PUT", "cleanup", "decode", "micros"]
+
+MARK = "\x1eoffloader\x1e"  # printed before a script's answer: separates it from what a login profile prints
 
 ENV_CHUNK = 100_000  # base64 characters per environment variable (Linux allows 128 KiB per string)
 

@@ -46,56 +46,34 @@ timed out or unreachable raises :class:`BackendUnavailable`; envd's 507 raises
 from __future__ import annotations
 
 import base64
-import contextlib
-import errno
 import mimetypes
-import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 
-from offloader.core.extras import MissingExtra
-
-try:
-    import httpx
-    from e2b import AsyncSandbox
-    from e2b.exceptions import (
-        FileNotFoundException,
-        InvalidArgumentException,
-        NotEnoughSpaceException,
-        NotFoundException,
-        RateLimitException,
-        SandboxException,
-        SandboxNotRunningException,
-        SandboxUnreachableException,
-        TimeoutException,
-    )
-    from e2b.sandbox.commands.command_handle import CommandExitException
-except ModuleNotFoundError as exc:
-    raise MissingExtra("E2BWorkspace", "e2b", exc.name) from exc
-
 from offloader.core.backend import Capabilities, ExecResult, FileInfo
-from offloader.core.errors import (
-    BackendUnavailable,
-    CommandTimeout,
-    NotEnoughSpace,
-    WorkspaceError,
-)
+from offloader.core.errors import BackendUnavailable, NotEnoughSpace, WorkspaceError
+from offloader.core.layout import TMP_PREFIX
 
 from . import _e2b_scripts as _sh
-from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, exit_error, grep_candidates, grep_prefilter, quote
+from ._e2b_client import SandboxClient
+from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, grep_candidates, grep_prefilter, quote
 from .base import Workspace
+
+if TYPE_CHECKING:
+    from e2b import AsyncSandbox
 
 __all__ = ["E2BWorkspace"]
 
-T = TypeVar("T")
-
-_MARK = "\x1eoffloader\x1e"  # separates our output from anything a login profile prints
-_SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _LISTED_MAX = 200_000
+
+
+def _temp_name() -> str:
+    """A fresh temp file name in the workdir (gc sweeps stale ones)."""
+    return f"{TMP_PREFIX}{secrets.token_hex(8)}"
 
 
 class E2BWorkspace(Workspace):
@@ -141,64 +119,55 @@ class E2BWorkspace(Workspace):
             raise ValueError("retries, backoff and inline_limit must be >= 0")
         super().__init__(workdir)
         self.ledger_batch = ledger_batch
-        self._sandbox: Any = sandbox
+        self._client = SandboxClient(sandbox, workdir=workdir, user=user, retries=retries, backoff=backoff)
         self._listed: dict[FileInfo, str] = {}  # listing text of files, for gc's exact re-check
         self._owns_sandbox = sandbox is None
         self._template = template
         self._api_key = api_key
         self._timeout = timeout
-        self._user = user
-        self._retries = retries
-        self._backoff = backoff
         self._inline_limit = inline_limit
         self._sandbox_options = sandbox_options
 
     @property
     def sandbox(self) -> AsyncSandbox:
         """The sandbox in use (after ``open()``)."""
-        if self._sandbox is None:
+        if self._client.sandbox is None:
             raise WorkspaceError("E2BWorkspace is not open yet")
-        return self._sandbox  # type: ignore[no-any-return]
+        return self._client.sandbox  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ lifecycle
 
     async def _open(self) -> None:
         # the SDK's uploads guess a content type: the first guess reads the system's mime tables
         await anyio.to_thread.run_sync(mimetypes.init)
-        if self._sandbox is None:
+        if self._client.sandbox is None:
             options = dict(self._sandbox_options)
             if self._api_key is not None:
                 options["api_key"] = self._api_key
             if self._timeout is not None:
                 options["timeout"] = self._timeout
-            try:
-                self._sandbox = await AsyncSandbox.create(template=self._template, **options)
-            except Exception as exc:
-                raise BackendUnavailable(f"cannot create a sandbox from template {self._template!r}: {exc}") from exc
+            await self._client.create(self._template, options)
         try:
-            await self._call(lambda: self._sandbox.files.make_dir(self.workdir, user=self._user))
+            await self._client.make_dir(self.workdir)
         except BaseException:
             await self._close()  # a sandbox created here must not outlive a failed open
             raise
 
     async def _close(self) -> None:
-        if self._owns_sandbox and self._sandbox is not None:
-            with contextlib.suppress(Exception):
-                await self._sandbox.kill()
+        if self._owns_sandbox:
+            await self._client.kill()
 
     # ------------------------------------------------------------ primitives
 
     async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
         if start == 0 and end is None:
-            ref = self.reference(path)
-            data = await self._call(lambda: self._sandbox.files.read(ref, format="bytes", user=self._user), ref)
-            return bytes(data)
+            return await self._client.read(self.reference(path))
         count = None if end is None else end - start
         q = quote(path)
         pipe = f"tail -c +{start + 1} -- {q}" + ("" if count is None else f" | head -c {count}")
         script = (
             f"_in {q}; [ -e {q} ] || exit {EXIT_MISSING}; if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
-            f"printf '%s' {quote(_MARK)}; {pipe} | base64 -w0"
+            f"printf '%s' {quote(_sh.MARK)}; {pipe} | base64 -w0"
         )
         out = await self._script(script, path=path)
         return base64.b64decode(out)
@@ -206,9 +175,9 @@ class E2BWorkspace(Workspace):
     async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
         if not files:
             return []
-        temps = [f".tmp-{secrets.token_hex(8)}" for _ in files]
+        temps = [_temp_name() for _ in files]
         envs: dict[str, str] = {}
-        lines = [_sh.PUT, _sh.cleanup(temps), f"printf '%s' {quote(_MARK)}"]
+        lines = [_sh.PUT, _sh.cleanup(temps), f"printf '%s' {quote(_sh.MARK)}"]
         inline = sum(len(data) for _, data in files) <= self._inline_limit
         if not inline:
             await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
@@ -230,7 +199,7 @@ class E2BWorkspace(Workspace):
         if len(data) <= self._inline_limit:
             source, cleanup = _sh.decode(envs, "_OFL_A", data), ""
         else:
-            tmp = f".tmp-{secrets.token_hex(8)}"
+            tmp = _temp_name()
             await self._upload([(tmp, data)])
             source, cleanup = f"cat -- {quote(tmp)}", _sh.cleanup([tmp]) + "\n"
         script = (
@@ -246,7 +215,7 @@ class E2BWorkspace(Workspace):
     async def _list(self, path: str) -> list[FileInfo]:
         q = quote(path or ".")
         script = (
-            f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {quote(_MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
+            f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {quote(_sh.MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
         )
         out = await self._script(script, path=path)
         found = []
@@ -266,9 +235,9 @@ class E2BWorkspace(Workspace):
         stamp = self._listed.pop(seen, None)
         if stamp is None:
             return await super()._remove_if_unchanged(path, seen)
-        q, a = quote(path), f'"$d/.tmp-gc-{secrets.token_hex(6)}"'
+        q, a = quote(path), f'"$d/{TMP_PREFIX}gc-{secrets.token_hex(6)}"'
         script = (
-            f"printf '%s' {quote(_MARK)}; _dir {q}; _in \"$d\"\n"
+            f"printf '%s' {quote(_sh.MARK)}; _dir {q}; _in \"$d\"\n"
             f"{{ [ -f {q} ] && [ ! -L {q} ]; }} || {{ echo 0; exit 0; }}\n"
             f"exec 9<{q} || {{ echo 0; exit 0; }}\nflock 9 || exit {EXIT_IO}\n"
             f"mv -f -T -- {q} {a} 2>/dev/null || {{ echo 0; exit 0; }}\n"
@@ -283,8 +252,7 @@ class E2BWorkspace(Workspace):
 
     async def _stat(self, path: str) -> FileInfo | None:
         try:
-            ref = self.reference(path)
-            info = await self._call(lambda: self._sandbox.files.get_info(ref, user=self._user), ref)
+            info = await self._client.info(self.reference(path))
         except FileNotFoundError:
             return None
         if info.type is None or info.type.value != "file":
@@ -304,35 +272,13 @@ class E2BWorkspace(Workspace):
         command, envs = quote(*argv), dict[str, str]()
         if stdin:
             if len(stdin) > self._inline_limit:
-                tmp = f".tmp-{secrets.token_hex(8)}"
+                tmp = _temp_name()
                 await self._upload([(tmp, stdin)])
                 command = f"{_sh.cleanup([tmp])}; {command} < {quote(tmp)}"
             else:
                 source = _sh.decode(envs, "_OFL_I", stdin)
                 command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
-        handle = await self._call(
-            lambda: self._sandbox.commands.run(
-                command, background=True, cwd=self.workdir, envs=envs or None, user=self._user, timeout=timeout
-            )
-        )
-        try:
-            result = await handle.wait()
-            return ExecResult(result.exit_code, result.stdout.encode(), result.stderr.encode())
-        except CommandExitException as exc:
-            return ExecResult(exc.exit_code, exc.stdout.encode(), exc.stderr.encode())
-        except (SandboxNotRunningException, SandboxUnreachableException) as exc:
-            raise BackendUnavailable(f"the E2B sandbox went away while running {argv[0]!r}: {exc}") from exc
-        except TimeoutException as exc:
-            await self._kill_quietly(handle)
-            raise CommandTimeout(f"{argv[0]!r} did not finish within {timeout} s") from exc
-        except SandboxException as exc:
-            raise _mapped(exc) from exc
-
-    @staticmethod
-    async def _kill_quietly(handle: Any) -> None:
-        """Best effort: envd already ends a process whose stream deadline passed."""
-        with contextlib.suppress(Exception):
-            await handle.kill()
+        return await self._client.run(command, envs=envs, timeout=timeout, name=argv[0])
 
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
@@ -344,7 +290,7 @@ class E2BWorkspace(Workspace):
             return None
         q = quote(f"./{path}")
         script = (
-            f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {quote(_MARK)}\n"
+            f"_in {q}; [ -e {q} ] || exit 0\nprintf '%s' {quote(_sh.MARK)}\n"
             f"LC_ALL=C timeout 20 {quote(*argv)}\nc=$?; [ $c -le 1 ] || exit $c"
         )
         try:
@@ -358,76 +304,9 @@ class E2BWorkspace(Workspace):
     # ------------------------------------------------------------ plumbing
 
     async def _upload(self, files: list[tuple[str, bytes]]) -> None:
-        """One ``write_files`` request (multipart; envd creates parent folders)."""
-        entries = [{"path": self.reference(rel), "data": data} for rel, data in files]
-        await self._call(lambda: self._sandbox.files.write_files(entries, user=self._user))
+        """Upload ``(workdir-relative path, data)`` pairs in one request."""
+        await self._client.upload([(self.reference(rel), data) for rel, data in files])
 
     async def _script(self, body: str, *, envs: dict[str, str] | None = None, path: str = "") -> str:
-        """Run one bash script in the workdir; return stdout after the marker, mapping exit codes."""
-        if envs:  # payload variables stay readable by the script but are not copied into every child process
-            body = f"export -n {' '.join(envs)}\n{body}"
-        try:
-            result = await self._call(
-                lambda: self._sandbox.commands.run(
-                    _sh.PRELUDE + body, cwd=self.workdir, envs=envs or None, user=self._user, timeout=_SCRIPT_TIMEOUT
-                ),
-                self.reference(path),
-            )
-        except CommandExitException as exc:
-            raise _script_error(exc, self.reference(path)) from None
-        out: str = result.stdout
-        return out.rsplit(_MARK, 1)[-1] if _MARK in out else ""
-
-    async def _call(self, make: Callable[[], Awaitable[T]], ref: str = "") -> T:
-        """Await ``make()``; retry 429/502 answers with bounded backoff; map SDK errors."""
-        attempt = 0
-        while True:
-            try:
-                return await make()
-            except CommandExitException:
-                raise
-            except (RateLimitException, SandboxUnreachableException) as exc:
-                if attempt >= self._retries or not _not_processed(exc):
-                    raise _mapped(exc, ref) from exc
-                delay = min(self._backoff * 2**attempt, 5.0) * (0.5 + random.random() / 2)
-                attempt += 1
-                await anyio.sleep(delay)
-            except SandboxException as exc:
-                raise _mapped(exc, ref) from exc
-
-
-def _not_processed(exc: BaseException) -> bool:
-    """True for an HTTP answer (429, 502) rather than a connection failure mid-request."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, (OSError, httpx.TransportError)) and not isinstance(seen, SandboxException):
-            return False
-        if type(seen).__module__.startswith("pyqwest"):
-            return False
-        seen = seen.__cause__ or seen.__context__
-    return True
-
-
-def _mapped(exc: SandboxException, ref: str = "") -> Exception:
-    if isinstance(exc, FileNotFoundException):
-        return FileNotFoundError(errno.ENOENT, "no such file", ref or str(exc))
-    if isinstance(exc, InvalidArgumentException) and "directory" in str(exc):
-        return IsADirectoryError(errno.EISDIR, "is a directory", ref or str(exc))
-    if isinstance(exc, NotEnoughSpaceException):
-        return NotEnoughSpace(errno.ENOSPC, f"the sandbox's disk is full: {exc}")
-    if isinstance(exc, (SandboxNotRunningException, SandboxUnreachableException)):
-        return BackendUnavailable(f"the E2B sandbox is gone or unreachable: {exc}")
-    if isinstance(exc, RateLimitException):
-        return BackendUnavailable(f"E2B kept rate-limiting requests: {exc}")
-    if isinstance(exc, TimeoutException):
-        return BackendUnavailable(f"the E2B sandbox did not answer in time: {exc}")
-    if isinstance(exc, NotFoundException):
-        return BackendUnavailable(f"the E2B sandbox was not found: {exc}")
-    return WorkspaceError(f"E2B error: {exc}")
-
-
-def _script_error(exc: CommandExitException, ref: str) -> Exception:
-    stderr = (exc.stderr or "").strip()
-    if exc.exit_code < 0:
-        return InterruptedError(errno.EINTR, f"the command was killed inside the sandbox ({exc.error})", ref)
-    return exit_error(exc.exit_code, stderr, ref, doing="running a file operation on", where="the sandbox")
+        """Run one file-operation script; errors name ``path``."""
+        return await self._client.script(body, envs=envs, ref=self.reference(path))
