@@ -35,37 +35,28 @@ while stdin is unread), and the reader also stops once the exec has exited.
 from __future__ import annotations
 
 import calendar
-import contextlib
 import io
 import secrets
-import socket
 import tarfile
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
-import anyio.to_thread
-
 from offloader.core import text as _text
 from offloader.core.backend import Capabilities, ExecResult, FileInfo
 from offloader.core.errors import (
     BackendUnavailable,
-    CommandTimeout,
     PathOutsideWorkspace,
     UnsupportedOperation,
 )
 from offloader.core.extras import MissingExtra
 
-from . import _docker_engine as _engine
 from . import _docker_scripts as _scripts
 from . import _posix
+from ._docker_container import ContainerRunner
 from .base import Workspace
 
 __all__ = ["REQUIRED_TOOLS", "DockerWorkspace"]
-
-#: Engine calls one workspace makes at once (under the SDK's pool of 10 connections).
-_ENGINE_SLOTS = 8
 
 try:
     import docker  # noqa: F401 - imported where used; checked here so a missing extra fails at import
@@ -119,165 +110,55 @@ class DockerWorkspace(Workspace):
             raise ValueError(f"workdir must be an absolute path inside the container, got {workdir!r}")
         super().__init__(workdir)
         self.ledger_batch = ledger_batch
-        self._container_arg = container
-        self._image = image
-        self._client = client
-        self._user = user or ""
         self._file_mode = file_mode
-        self._timeout = timeout
-        self._command = list(command)
-        self._create_kwargs = dict(create_kwargs or {})
-        self._container: Any = None
-        self._owned = False
-        self._real_workdir = ""
+        self._runner = ContainerRunner(
+            container,
+            image=image,
+            client=client,
+            user=user or "",
+            timeout=timeout,
+            command=list(command),
+            create_kwargs=dict(create_kwargs or {}),
+            workdir=workdir,
+        )
         self._missing: frozenset[str] = frozenset()
-        self._engine_slots: anyio.CapacityLimiter | None = None
         self._listed: dict[FileInfo, str] = {}  # stat text of listed files, for gc's exact re-check
 
     @property
     def container(self) -> Any:
         """The docker SDK ``Container`` object (after ``open``)."""
-        return self._container
+        return self._runner.container
 
     # ------------------------------------------------------------ lifecycle
 
     async def _open(self) -> None:
         try:
-            await anyio.to_thread.run_sync(self._attach_or_create)
-            result = await self._exec_sync_in_thread(
+            await self._runner.start()
+            result = await self._runner.run(
                 ["sh", "-c", _scripts.INIT, "sh", self.workdir, *REQUIRED_TOOLS, *_LOCK_TOOLS], workdir="/"
             )
             self._raise_for(result, "preparing the workdir", "")
             lines = result.stdout.decode("utf-8", "replace").splitlines()
-            self._real_workdir = lines[0].strip()
+            self._runner.workdir = lines[0].strip()
             self._missing = frozenset(line.split(" ", 1)[1] for line in lines[1:] if line.startswith("missing "))
         except BaseException:
             await self._close()
             raise
 
-    def _attach_or_create(self) -> None:
-        with _engine.engine_errors(self._name(), "connecting"):
-            if self._client is None:
-                import docker
-
-                self._client = docker.from_env(timeout=max(1, int(self._timeout)))
-            given = self._container_arg
-            if given is None:
-                import docker.errors
-
-                try:
-                    options = {"detach": True, "init": True, **self._create_kwargs}
-                    created = self._client.containers.create(self._image, self._command, **options)
-                except docker.errors.ImageNotFound as exc:
-                    raise BackendUnavailable(
-                        f"image {self._image!r} is not on the engine (build or pull it first)"
-                    ) from exc
-                self._container, self._owned = created, True
-                created.start()
-            elif isinstance(given, str):
-                self._container = self._client.containers.get(given)
-            else:
-                self._container = given
-            self._container.reload()
-            if self._container.status != "running":
-                raise BackendUnavailable(f"container {self._name()} is {self._container.status}, not running")
-
     async def _close(self) -> None:
-        if self._container is not None and self._owned:
-            container, self._container = self._container, None
-
-            def remove() -> None:
-                with contextlib.suppress(Exception):  # already gone or engine down: nothing to release
-                    container.remove(force=True)
-
-            await anyio.to_thread.run_sync(remove)
+        await self._runner.release()
 
     def _name(self) -> str:
-        c = self._container
-        if c is None:
-            return repr(self._container_arg)
-        return repr(getattr(c, "name", None) or c.id[:12])
+        return self._runner.name()
 
-    # ------------------------------------------------------------ engine calls
-
-    async def _exec_sync_in_thread(
-        self,
-        argv: Sequence[str],
-        *,
-        stdin: bytes | None = None,
-        timeout: float | None = None,
-        workdir: str | None = None,
-        env: Mapping[str, str] | None = _posix.C_LOCALE,
-    ) -> ExecResult:
-        def run() -> ExecResult:
-            return self._exec_blocking(argv, stdin, timeout or self._timeout, workdir, env)
-
-        if self._engine_slots is None:  # the docker SDK keeps 10 connections; more at once break its pool
-            self._engine_slots = anyio.CapacityLimiter(_ENGINE_SLOTS)
-        return await anyio.to_thread.run_sync(run, limiter=self._engine_slots)
-
-    def _exec_blocking(
-        self,
-        argv: Sequence[str],
-        stdin: bytes | None,
-        timeout: float,
-        workdir: str | None,
-        env: Mapping[str, str] | None,
-    ) -> ExecResult:
-        """One exec: create (cheap), start with a hijacked socket (costly), inspect (cheap)."""
-        if self._container is None:
-            raise BackendUnavailable("the container was released")
-        api = self._client.api
-        with _engine.engine_errors(self._name(), "starting a command"):
-            created = api.exec_create(
-                self._container.id,
-                list(argv),
-                stdin=stdin is not None,
-                workdir=workdir or self._real_workdir or self.workdir,
-                user=self._user,
-                environment=dict(env) if env else None,
-            )
-            stream = api.exec_start(created["Id"], socket=True)
-        sock: socket.socket = getattr(stream, "_sock", stream)
-        deadline = time.monotonic() + timeout
-        try:
-            sock.settimeout(timeout)
-            sender = _engine.send_stdin(sock, stdin) if stdin is not None else None
-            finished = None if stdin is None else lambda: not api.exec_inspect(created["Id"]).get("Running")
-            raw = _engine.read_all(sock, deadline, finished)
-            if sender is not None:
-                sender.join(max(0.0, deadline - time.monotonic()))
-        except TimeoutError:
-            raise CommandTimeout(f"{argv[0]!r} did not finish within {timeout} s in {self._name()}") from None
-        except OSError as exc:
-            self._check_alive()
-            raise BackendUnavailable(f"lost the connection to {self._name()}: {exc}") from exc
-        finally:
-            _engine.close_quietly(stream, sock)
-        stdout, stderr = _engine.demux(raw)
-        with _engine.engine_errors(self._name(), "reading a command's exit code"):
-            state = api.exec_inspect(created["Id"])
-            while state.get("Running") and time.monotonic() < deadline:
-                time.sleep(0.005)
-                state = api.exec_inspect(created["Id"])
-        code = state.get("ExitCode")
-        if code is None or code < 0 or code >= 128:
-            self._check_alive()
-        return ExecResult(-1 if code is None else int(code), stdout, stderr)
-
-    def _check_alive(self) -> None:
-        """Raise BackendUnavailable if the container stopped or vanished."""
-        with _engine.engine_errors(self._name(), "checking the container"):
-            self._container.reload()
-        if self._container.status != "running":
-            raise BackendUnavailable(f"container {self._name()} is {self._container.status}, not running")
+    # ------------------------------------------------------------ scripts
 
     async def _script(
         self, script: str, args: Sequence[str], *, stdin: bytes | None = None, what: str, path: str
     ) -> ExecResult:
         body = "W=$1; shift\n" + _posix.EXIT_VARS + _scripts.PRELUDE + script
-        argv = ["sh", "-c", body, "sh", self._real_workdir, *args]
-        result = await self._exec_sync_in_thread(argv, stdin=stdin)
+        argv = ["sh", "-c", body, "sh", self._runner.workdir, *args]
+        result = await self._runner.run(argv, stdin=stdin)
         self._raise_for(result, what, path)
         return result
 
@@ -371,7 +252,7 @@ class DockerWorkspace(Workspace):
         await self._script(_scripts.REMOVE, [path, "1" if recursive else "0"], what="removing", path=path)
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
-        return await self._exec_sync_in_thread(argv, stdin=stdin, timeout=timeout, env=None)
+        return await self._runner.run(argv, stdin=stdin, timeout=timeout, env=None)
 
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
@@ -381,7 +262,7 @@ class DockerWorkspace(Workspace):
         argv = _posix.grep_prefilter(regex_source, path, ignore_case=ignore_case)
         if argv is None or "grep" in self._missing:
             return None
-        result = await self._exec_sync_in_thread(argv, env=_posix.C_LOCALE)
+        result = await self._runner.run(argv, env=_posix.C_LOCALE)
         if result.exit_code == 1:
             return []
         if result.exit_code != 0:
