@@ -41,6 +41,40 @@ class Prior:
 
 _NUM = r"[0-9][0-9,]*"
 
+# The long patterns of the table, named for what they catch.
+_LOG_LEVEL_ERROR = (
+    r'"(level|severity|lvl|levelname)"\s*:\s*"(error|err|fatal|critical|crit|emerg|alert|panic)"'
+    r"|\b(level|severity|lvl)=\"?(error|err|fatal|critical|crit|panic)\b"
+)
+_NONZERO_EXIT = (
+    r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
+    r"|returned [1-9][0-9]* exit status"
+)
+_FAULT_WORDS = (
+    r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
+    r"unresolved|mismatch(ed)?|incompatible|invalid|illegal|unexpected|violat(es|ed|ion)|conflict|"
+    r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b"
+)
+_JSON_ERROR_FIELD = (
+    r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])'
+)
+_COUNTED_OUTCOMES = (
+    rf"\b{_NUM} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
+    r"issues?|pass|fail|todo|cancelled|succeeded|deselected)\b"
+)
+_OUTCOME_TALLIES = (
+    r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
+    r"|^\W{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+\s*$"
+)
+_RUNNER_VERDICTS = (
+    r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
+    r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
+)
+_TOOL_VERDICTS = (
+    r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
+    r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b"
+)
+
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
     Prior(r"\b(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
@@ -52,64 +86,24 @@ PRIORS: tuple[Prior, ...] = (
         r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
     ),
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
-    Prior(
-        r'"(level|severity|lvl|levelname)"\s*:\s*"(error|err|fatal|critical|crit|emerg|alert|panic)"'
-        r"|\b(level|severity|lvl)=\"?(error|err|fatal|critical|crit|panic)\b",
-        "fail",
-        3.0,
-    ),
+    Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
-    Prior(
-        r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
-        r"|returned [1-9][0-9]* exit status",
-        "fail",
-        3.0,
-    ),
+    Prior(_NONZERO_EXIT, "fail", 3.0),
     Prior(r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|no such)\b", "fail", 2.5),
-    Prior(
-        r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
-        r"unresolved|mismatch(ed)?|incompatible|invalid|illegal|unexpected|violat(es|ed|ion)|conflict|"
-        r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b",
-        "fail",
-        2.0,
-    ),
+    Prior(_FAULT_WORDS, "fail", 2.0),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
-    Prior(
-        r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])',
-        "fail",
-        3.0,
-    ),
+    Prior(_JSON_ERROR_FIELD, "fail", 3.0),
     Prior(r'(HTTP/[0-9.]+)?" 5[0-9][0-9]\b|\b(status|code)[ :=]+5[0-9][0-9]\b', "fail", 3.0),
     # weaker words and warnings
     Prior(r"\b(errors?|fail|failures|exceptions?|abort|panic|crash(ed|es)?|broken|missing)\b", "word", 1.2),
     Prior(r"\b(warn|warning|warnings|deprecated|deprecation)\b", "warn", 1.0),
     # outcome summaries (good or bad)
-    Prior(
-        rf"\b{_NUM} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
-        r"issues?|pass|fail|todo|cancelled|succeeded|deselected)\b",
-        "summary",
-        2.5,
-    ),
-    Prior(
-        r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
-        r"|^\W{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+\s*$",
-        "summary",
-        2.0,
-    ),
-    Prior(
-        r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
-        r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+",
-        "summary",
-        2.5,
-    ),
-    Prior(
-        r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
-        r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b",
-        "summary",
-        2.0,
-    ),
+    Prior(_COUNTED_OUTCOMES, "summary", 2.5),
+    Prior(_OUTCOME_TALLIES, "summary", 2.0),
+    Prior(_RUNNER_VERDICTS, "summary", 2.5),
+    Prior(_TOOL_VERDICTS, "summary", 2.0),
     # structure
     Prior(r"^[ \t]*Caused by\b", "fail", 3.0),
     Prior(r"^[^\s:]+:[0-9]+(:[0-9]+)?: ", "frame", 0.5),
