@@ -133,6 +133,23 @@ async def test_a_reader_never_sees_a_torn_file(tmp_path: Path) -> None:
     assert all(n == len(big) for n in seen)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "".join(f"{i:07d} ok\n" for i in range(300_000)),  # ASCII, over 1 MB: written piece by piece
+        "ошибка\n" * 200_000,  # non-ASCII
+        "a\udcff b " * 200_000,  # a lone surrogate (surrogateescape'd bytes) among ASCII
+    ],
+)
+async def test_stored_file_and_ledger_size_are_the_utf8_of_the_text(tmp_path: Path, text: str) -> None:
+    async with LocalWorkspace(tmp_path) as ws:
+        await ws.offload_tool_result("s", ToolResultBlock("t", "x", (TextBlock(text),)))
+    expected = text.encode("utf-8", "surrogatepass")
+    assert (tmp_path / "sessions/s/tool_result-t.txt").read_bytes() == expected
+    ledger = [json.loads(line) for line in (tmp_path / "sessions/s/ledger.jsonl").read_text().splitlines()]
+    assert [e["bytes"] for e in ledger] == [len(expected)]
+
+
 async def test_agentscope_objects_are_accepted_and_data_blocks_keep_their_type(tmp_path: Path) -> None:
     b64 = base64.b64encode(PNG).decode()
     async with LocalWorkspace(tmp_path) as ws:

@@ -27,7 +27,7 @@ from offloader.core.layout import DATA_URL_PREFIX, LEDGER_FILE, json_line, ledge
 from offloader.core.messages import TextBlock, ToolResultBlock
 from offloader.core.naming import safe_name
 from offloader.core.records import native_record
-from offloader.core.toolresult import media_path, render_tool_result, strip_media
+from offloader.core.toolresult import media_path, render_tool_result, render_tool_text, strip_media
 from offloader.core.tools import Tool
 
 from ._fileops import FileOps
@@ -186,24 +186,26 @@ class Workspace(FileOps, FileTools, Backend):
         ledger = f"{folder}/{LEDGER_FILE}"
         store = self._blocking_store() if self.ledger_batch <= 1 else None
 
-        def entry(p: str, body: bytes) -> dict[str, Any]:
+        def entry(p: str, body: bytes | str) -> dict[str, Any]:
             return {
                 "kind": "tool_result",
                 "ref": self.reference(p),
                 "tool": result.name,
                 "tool_id": result.id,
-                "bytes": len(body),
+                "bytes": len(body),  # a str body is ASCII (see render_and_store)
                 "tokens": layout.estimate_tokens(len(body)),
                 "status": "offloaded",
                 "is_error": result.is_error,
             }
 
-        def render_and_store() -> tuple[bytes, list[bool]]:
+        def render_and_store() -> tuple[bytes | str, list[bool]]:
             assert store is not None
-            media, body = render_tool_result(result, sep, self.media_names)
+            media, text = render_tool_text(result, sep, self.media_names)
+            # ASCII text (its size known without encoding) is handed over as str and encoded piece by piece
+            body: bytes | str = text if text.isascii() else text.encode("utf-8", "surrogatepass")
             return body, store([*media, (path, body)], (ledger, ledger_line(entry(path, body))))
 
-        async def store_async() -> tuple[bytes, list[bool]]:
+        async def store_async() -> tuple[bytes | str, list[bool]]:
             if store is not None:
                 return await anyio.to_thread.run_sync(render_and_store)
             media, body = render_tool_result(result, sep, self.media_names)
@@ -215,10 +217,10 @@ class Workspace(FileOps, FileTools, Backend):
             return body, await self._write(files, exclusive=True)  # the line is buffered below
 
         done: list[_T] = []
-        stored: list[tuple[bytes, list[bool]]] = []
+        stored: list[tuple[bytes | str, list[bool]]] = []
         if store is not None and _text_chars(result) < PARALLEL_FROM:
 
-            def both() -> tuple[_T, bytes, list[bool]]:  # one worker-thread hop for everything
+            def both() -> tuple[_T, bytes | str, list[bool]]:  # one worker-thread hop for everything
                 value = work()
                 return (value, *render_and_store())
 
@@ -241,7 +243,9 @@ class Workspace(FileOps, FileTools, Backend):
                 raise group.exceptions[0] from None
         body, written = stored[0]
         recorded = written[-1] and self.ledger_batch <= 1
-        if not written[-1]:
+        if not written[-1]:  # the name was taken (the same id offloaded before): rare, compare the contents
+            if isinstance(body, str):
+                body = await anyio.to_thread.run_sync(body.encode, "ascii")
             try:
                 existing: bytes | None = await self._read(path)
             except FileNotFoundError:  # removed by gc since: store it again

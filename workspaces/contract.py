@@ -138,12 +138,13 @@ class Backend(abc.ABC):
             await self._append(*append)
         return written
 
-    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes]], tuple[str, bytes]], list[bool]] | None:
+    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes | str]], tuple[str, bytes]], list[bool]] | None:
         """A blocking exclusive ``_write_and_append`` that may run in a worker thread, or None.
 
         Optional: a backend whose primitives are blocking calls returns one, and an
         offload then renders, writes and records in a single worker-thread hop
         (together with the caller's preview, see ``Workspace.offload_tool_result_with``).
+        A file's content may come as a str, to be stored as UTF-8.
         """
         return None
 

@@ -100,14 +100,14 @@ class LocalWorkspace(Workspace):
         return await anyio.to_thread.run_sync(self._write_and_append_sync, files, exclusive, append)
 
     def _write_and_append_sync(
-        self, files: Sequence[tuple[str, bytes]], exclusive: bool, append: tuple[str, bytes]
+        self, files: Sequence[tuple[str, bytes | str]], exclusive: bool, append: tuple[str, bytes]
     ) -> list[bool]:
         written = [self._tree.write(rel, data, exclusive=exclusive) for rel, data in files]
         if written and written[-1]:
             self._tree.append(*append)
         return written
 
-    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes]], tuple[str, bytes]], list[bool]]:
+    def _blocking_store(self) -> Callable[[Sequence[tuple[str, bytes | str]], tuple[str, bytes]], list[bool]]:
         return lambda files, append: self._write_and_append_sync(files, True, append)
 
     async def _append(self, path: str, data: bytes) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from .layout import DATA_URL_PREFIX, data_path
 from .messages import DataBlock, Message, ToolCallBlock, ToolResultBlock, block_text, extension_for
 
-__all__ = ["media_path", "render_tool_result", "strip_media"]
+__all__ = ["media_path", "render_tool_result", "render_tool_text", "strip_media"]
 
 
 def render_tool_result(
@@ -21,6 +21,14 @@ def render_tool_result(
 ) -> tuple[list[tuple[str, bytes]], bytes]:
     """The text file of a tool result (blocks joined by ``sep``, media as ``<data/>`` tags) and its
     media files (named by ``names``, see ``layout.data_path``)."""
+    media, text = render_tool_text(result, sep, names)
+    return media, text.encode("utf-8", "surrogatepass")
+
+
+def render_tool_text(
+    result: ToolResultBlock, sep: str = "\n", names: str = "sha256"
+) -> tuple[list[tuple[str, bytes]], str]:
+    """:func:`render_tool_result` before encoding: the file's text (stored as UTF-8) and the media files."""
     media: dict[str, bytes] = {}
     parts: list[str] = []
     for block in result.content:
@@ -38,10 +46,10 @@ def render_tool_result(
         elif isinstance(block, ToolCallBlock):
             parts.append(json.dumps({"tool_call": block.name, "id": block.id, "input": block.input}))
         elif isinstance(block, ToolResultBlock):
-            inner_media, inner = render_tool_result(block, sep, names)
+            inner_media, inner = render_tool_text(block, sep, names)
             media.update(inner_media)
-            parts.append(inner.decode("utf-8"))
-    return sorted(media.items()), sep.join(parts).encode("utf-8", "surrogatepass")
+            parts.append(inner)
+    return sorted(media.items()), sep.join(parts)
 
 
 def media_path(block: DataBlock, names: str = "sha256") -> str:
