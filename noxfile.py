@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import json
 
 import nox
 
@@ -28,8 +29,14 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def peers(session: nox.Session) -> None:
-    """The frameworks' own test suites against our adapters (see tests/peers/run.py)."""
-    session.install("-e", ".[peers]")
+    """The frameworks' own test suites against our adapters (see tests/peers/run.py).
+
+    Each framework is installed at the version of the test sources it runs (``tests/peers/manifest.json``),
+    which may be older than the version the ``tests`` session uses.
+    """
+    with open("tests/peers/manifest.json") as f:
+        specs = json.load(f)["frameworks"].values()
+    session.install("-e", ".[peers]", *(f"{s['package']}=={s['version']}" for s in specs))
     session.run("python", "tests/peers/run.py", *session.posargs)
 
 

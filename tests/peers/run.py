@@ -3,23 +3,28 @@
 ``python tests/peers/run.py [deepagents|strands|agentscope ...] [--baseline] [--mirror DIR]``
 
 Each framework's tests are obtained at run time, never committed here
-(``manifest.json`` pins where they come from):
+(``manifest.json`` pins where they come from, and the framework version they
+belong to):
 
-* ``sdist``: the framework's source distribution on PyPI, at the installed
-  version (``pip download --no-binary :all:``); it ships its tests.
-* ``git``: the framework's public repository at a pinned commit, copied out of a
-  local git mirror (``--mirror DIR`` or ``PEERS_MIRROR``; ``DIR/owner+name/repo``,
-  ``DIR/owner/name`` or ``DIR`` itself). Used where no registry package holds
-  the tests. Once copied, the files stay in the cache, so later runs need no
-  mirror.
+* ``sdist``: the framework's source distribution on PyPI at the pinned version
+  (``pip download --no-binary :all:``); it ships its tests.
+* ``git``: the framework's public repository at a pinned release commit, copied
+  out of a local git mirror (``--mirror DIR`` or ``PEERS_MIRROR``;
+  ``DIR/owner+name/repo``, ``DIR/owner/name`` or ``DIR`` itself). Used where no
+  registry package holds the tests. Once copied, the files stay in the cache,
+  so later runs need no mirror.
+
+The tests run against the version they were written for: the version in the
+obtained source (its ``version_file``, or the sdist's metadata) must equal the
+manifest's, and so must the installed package (``nox -s peers`` installs the
+pinned versions). A mismatch is refused, never run.
 
 The cache is ``PEERS_CACHE`` or ``~/.cache/offloader-peers``. The suites then
 run with ``swap_<framework>`` loaded as a pytest plugin: it replaces only the
 constructors of the framework's classes with ours; every assertion is the
 framework's own. ``--baseline`` runs the same tests unswapped, against the
-framework's own classes (a test that fails there fails for version drift, not
-for us). A framework whose tests cannot be obtained is reported as NOT RUN and
-fails the run when ``--require`` (or ``PEERS_REQUIRE=1``) is given.
+framework's own classes. A framework whose tests cannot be obtained is reported
+as NOT RUN and fails the run when ``--require`` (or ``PEERS_REQUIRE=1``) is given.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import argparse
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,13 +66,40 @@ def _dest(name: str, spec: dict[str, Any]) -> Path:
     return cache_root() / f"{name}-{pin}"
 
 
-def _installed_check(name: str, spec: dict[str, Any]) -> None:
-    have = importlib.metadata.version(spec["package"])
-    if have != spec["version"]:
-        raise SystemExit(f"{name}: manifest pins {spec['package']}=={spec['version']}, installed {have}")
+VERSION_LINE = re.compile(r"^(?:__version__|version)\s*[:=]\s*[\"']?([^\"'\s]+)", re.MULTILINE | re.IGNORECASE)
 
 
-def _obtain_sdist(spec: dict[str, Any], dest: Path) -> None:
+def pins() -> list[str]:
+    """The requirement for each framework at the version its tests belong to (``nox -s peers`` installs them)."""
+    return [f"{s['package']}=={s['version']}" for s in manifest()["frameworks"].values()]
+
+
+def installed_mismatch(name: str, spec: dict[str, Any]) -> str | None:
+    """Why the installed framework cannot run these tests (another version, or none), or None."""
+    try:
+        have = importlib.metadata.version(spec["package"])
+    except importlib.metadata.PackageNotFoundError:
+        have = "nothing"
+    if have == spec["version"]:
+        return None
+    return (
+        f"{name}: its tests are those of {spec['package']} {spec['version']}, installed is {have}; "
+        f"`nox -s peers` installs {spec['package']}=={spec['version']}"
+    )
+
+
+def source_version(text: str) -> str | None:
+    """The version declared in a version file (``pyproject.toml``, ``_version.py``) or ``PKG-INFO``."""
+    found = VERSION_LINE.search(text)
+    return found.group(1) if found else None
+
+
+def _checked(name: str, spec: dict[str, Any], declared: str | None) -> None:
+    if declared != spec["version"]:
+        raise SystemExit(f"{name}: manifest pins version {spec['version']}, its test source declares {declared}")
+
+
+def _obtain_sdist(name: str, spec: dict[str, Any], dest: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
             sys.executable,
@@ -86,6 +119,8 @@ def _obtain_sdist(spec: dict[str, Any], dest: Path) -> None:
         if len(archives) != 1:
             raise SystemExit(f"expected one sdist for {spec['package']}, got {archives}")
         with tarfile.open(archives[0]) as tar:
+            info = tar.extractfile(f"{archives[0].name.removesuffix('.tar.gz')}/PKG-INFO")
+            _checked(name, spec, source_version(info.read().decode()) if info else None)
             members = []
             for m in tar.getmembers():
                 _, _, inner = m.name.partition("/")
@@ -111,13 +146,17 @@ def _find_mirror(spec: dict[str, Any], mirror: str | None) -> Path | None:
     return None
 
 
-def _obtain_git(spec: dict[str, Any], dest: Path, mirror: str | None) -> str | None:
+def _obtain_git(name: str, spec: dict[str, Any], dest: Path, mirror: str | None) -> str | None:
     git_dir = _find_mirror(spec, mirror)
     if git_dir is None:
         return (
             f"the tests of {spec['repo']} are in no registry package; copy them once from a git mirror "
             f"holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR"
         )
+    shown = subprocess.run(
+        ["git", "-C", str(git_dir), "show", f"{spec['commit']}:{spec['version_file']}"], capture_output=True, text=True
+    )
+    _checked(name, spec, source_version(shown.stdout) if shown.returncode == 0 else None)
     strip = spec.get("strip", "")
     archive = subprocess.run(
         ["git", "-C", str(git_dir), "archive", spec["commit"], *spec["paths"]], check=True, capture_output=True
@@ -141,19 +180,23 @@ def obtain(name: str, spec: dict[str, Any], mirror: str | None) -> tuple[Path | 
     """The cached copy of ``name``'s tests, fetching it first if needed; or why it is unavailable."""
     dest = _dest(name, spec)
     done = dest / ".complete"
-    if done.exists():
+    if done.exists() and json.loads(done.read_text()).get("source_version") == spec["version"]:
         return dest, None
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    if spec["kind"] == "sdist":
-        _obtain_sdist(spec, dest)
-        why = None
-    else:
-        why = _obtain_git(spec, dest, mirror)
+    try:
+        if spec["kind"] == "sdist":
+            _obtain_sdist(name, spec, dest)
+            why = None
+        else:
+            why = _obtain_git(name, spec, dest, mirror)
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
     if why:
         shutil.rmtree(dest, ignore_errors=True)
         return None, why
-    done.write_text(json.dumps(spec))
+    done.write_text(json.dumps({**spec, "source_version": spec["version"]}))
     return dest, None
 
 
@@ -216,10 +259,15 @@ def main(argv: list[str] | None = None) -> int:
     specs = manifest()["frameworks"]
     names = args.frameworks or list(specs)
     summary: dict[str, Any] = {}
-    missing = False
+    missing = refused = False
     for name in names:
         spec = specs[name]
-        _installed_check(name, spec)
+        wrong = installed_mismatch(name, spec)
+        if wrong:
+            print(f"\n=== {name}: REFUSED: {wrong}", flush=True)
+            summary[name] = "REFUSED"
+            refused = True
+            continue
         dest, why = obtain(name, spec, args.mirror)
         if dest is None:
             print(f"\n=== {name}: NOT RUN: {why}", flush=True)
@@ -234,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         failed = failed or (isinstance(counts, dict) and counts["failed"] != 0)
     print("  (n/a listed: in manifest.json with a reason; n/a other: a constructor argument selecting a")
     print("   framework-only feature; not ours: the test constructs none of the swapped classes)")
-    if failed:
+    if failed or refused:
         return 1
     return 1 if (missing and args.require) else 0
 
