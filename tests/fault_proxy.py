@@ -3,7 +3,9 @@
 Requests pass through unchanged unless a fault is queued: an HTTP error status
 (500, 503 or S3's ``SlowDown``) returned instead of forwarding, or the
 connection dropped half-way through reading a request body (a PUT cut by the
-network). Faults are queued per HTTP method and consumed in order.
+network). Faults are queued per HTTP method and consumed in order. A hook
+(``before``) runs just before the next request of a method is forwarded: a
+writer acting in the gap between a client's last check and its request.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import http.client
 import threading
 from collections import deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,6 +34,7 @@ class FaultProxy:
         parts = urlsplit(upstream)
         self._upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
         self._faults: dict[str, deque[str]] = {}
+        self._hooks: dict[str, list[tuple[str, Callable[[str], None]]]] = {}
         self._lock = threading.Lock()
         self.injected = 0
         proxy = self
@@ -59,6 +63,9 @@ class FaultProxy:
                     self.end_headers()
                     self.wfile.write(xml)
                     return
+                hook = proxy._hook(self.command, self.path)
+                if hook is not None:
+                    hook(self.path)
                 conn = http.client.HTTPConnection(*proxy._upstream, timeout=30)
                 try:
                     headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "expect")}
@@ -69,7 +76,8 @@ class FaultProxy:
                     for key, value in answer.getheaders():
                         if key.lower() not in ("transfer-encoding", "connection", "content-length", "server", "date"):
                             self.send_header(key, value)
-                    self.send_header("Content-Length", str(len(data)))
+                    length = answer.getheader("Content-Length") if self.command == "HEAD" else None
+                    self.send_header("Content-Length", length or str(len(data)))  # HEAD: the object's size
                     self.end_headers()
                     if self.command != "HEAD":
                         self.wfile.write(data)
@@ -91,9 +99,25 @@ class FaultProxy:
         with self._lock:
             self._faults.setdefault(method, deque()).extend([fault] * times)
 
+    def before(self, method: str, hook: Callable[[str], None], *, path_contains: str = "") -> None:
+        """Call ``hook(path)`` just before the next ``method`` request whose path contains
+        ``path_contains`` is forwarded (once)."""
+        with self._lock:
+            self._hooks.setdefault(method, []).append((path_contains, hook))
+
     def clear(self) -> None:
         with self._lock:
             self._faults.clear()
+            self._hooks.clear()
+
+    def _hook(self, method: str, path: str) -> Callable[[str], None] | None:
+        with self._lock:
+            hooks = self._hooks.get(method, [])
+            for i, (part, hook) in enumerate(hooks):
+                if part in path:
+                    del hooks[i]
+                    return hook
+            return None
 
     def _next(self, method: str) -> str | None:
         with self._lock:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
+import anyio
 import pytest
 
 from offloader.core.messages import Message, TextBlock, ToolResultBlock
@@ -16,6 +17,7 @@ from tests.fault_proxy import FaultProxy
 from tests.s3_server import S3Server, s3_server_or_skip
 from workspaces.fsspec import FsspecWorkspace
 from workspaces.inventory import inventory
+from workspaces.retention import RetentionPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -87,14 +89,39 @@ async def test_a_connection_dropped_mid_put_loses_nothing(
 
 
 async def test_a_store_that_keeps_failing_gives_a_clear_error_and_no_ledger_line(
+    proxy: tuple[FaultProxy, S3Server],
+) -> None:
+    p, server = proxy
+    options = {**server.storage_options(), "endpoint_url": p.url}
+    options["config_kwargs"] = {"retries": {"max_attempts": 1}}
+    async with FsspecWorkspace(f"s3://{server.new_bucket()}/w", **options) as ws:
+        ws._fs.fs.retries = 1  # s3fs's own retry count (a class attribute, 5): 1 s here instead of 35 s
+        await ws.offload_tool_result("s", _result("t0", "t0 earlier"))
+        p.inject("PUT", "503", times=50)
+        with pytest.raises(OSError):
+            await ws.offload_tool_result("s", _result("t1", "t1 never"))
+        p.clear()
+        inv = await inventory(ws)
+        assert sorted(inv.sessions["s"].items) == ["sessions/s/tool_result-t0.txt"]
+        await _consistent(ws)
+
+
+async def test_an_upload_between_gcs_last_check_and_its_delete_is_not_lost(
     ws: FsspecWorkspace, proxy: tuple[FaultProxy, S3Server]
 ) -> None:
-    p, _ = proxy
-    await ws.offload_tool_result("s", _result("t0", "t0 earlier"))
-    p.inject("PUT", "503", times=50)
-    with pytest.raises(OSError):
-        await ws.offload_tool_result("s", _result("t1", "t1 never"))
-    p.clear()
-    inv = await inventory(ws)
-    assert sorted(inv.sessions["s"].items) == ["sessions/s/tool_result-t0.txt"]
-    await _consistent(ws)
+    """gc's delete carries If-Match with the ETag it checked: a re-upload in the gap makes it fail (412)."""
+    p, server = proxy
+    ref = await ws.offload_tool_result("s", _result("t1", "t1 old"))
+    bucket, _, key = ref.removeprefix("s3://").partition("/")
+    replaced: list[str] = []
+
+    def rewrite(path: str) -> None:  # a writer replacing the object just before gc's DELETE reaches S3
+        server.client().put_object(Bucket=bucket, Key=key, Body=b"t1 new")
+        replaced.append(path)
+
+    p.before("DELETE", rewrite, path_contains="tool_result-t1.txt")
+    await anyio.sleep(1.1)  # S3 stamps whole seconds: the item is now older than the zero grace period
+    report = await ws.gc(RetentionPolicy(max_age=0, temp_grace=0))
+    assert replaced, "gc never tried to delete the item"
+    assert await ws.read_bytes(ref) == b"t1 new"
+    assert "sessions/s/tool_result-t1.txt" not in [r.path for r in report.removed]

@@ -45,6 +45,7 @@ class Store:
         self.local = ConfinedFiles(self.root) if self.is_local else None
         self.fs: Any = None
         self.conditional_create = False  # the store enforces pipe_file(mode="create") itself
+        self.conditional_delete = self.protocol in ("s3", "s3a")  # DeleteObject with If-Match (until refused)
         self.lock = anyio.Lock()  # serialises check-then-write on stores without a conditional write
 
     async def open(self) -> None:
@@ -100,6 +101,34 @@ class Store:
                 return False
             await self.call("pipe_file", path, data, **kwargs)
             return True
+
+    async def remove_exact(self, path: str, info: dict[str, Any]) -> bool:
+        """Remove the object ``info`` describes; False if it changed meanwhile.
+
+        On S3 the delete carries ``If-Match`` with the object's ETag, so an upload
+        landing between the caller's last check and the delete makes it fail (412)
+        instead of removing the new object. A store that refuses the header is
+        then deleted from unconditionally (the window stays open there).
+        """
+        etag = info.get("ETag")
+        if self.conditional_delete and etag:
+            bucket, key, _ = self.fs.split_path(path)
+            try:
+                await self.call("call_s3", "delete_object", Bucket=bucket, Key=key, IfMatch=etag)
+            except FileNotFoundError:
+                return False
+            except OSError as exc:
+                code = _s3_error_code(exc)
+                if code == "PreconditionFailed":
+                    return False
+                if code not in ("NotImplemented", "InvalidArgument", "InvalidRequest"):
+                    raise
+                self.conditional_delete = False  # this store has no conditional delete
+            else:
+                self.fs.invalidate_cache(path)
+                return True
+        await self.call("rm_file", path)
+        return True
 
     async def find(self, path: str) -> dict[str, dict[str, Any]]:
         try:
@@ -168,6 +197,17 @@ def remove_local(tree: ConfinedTree, path: str, recursive: bool, ref: str) -> No
     elif st is not None:
         tree.remove(path)
     tree.remove(path + SEGMENTS, recursive=True)
+
+
+def _s3_error_code(exc: BaseException) -> str:
+    """The S3 error code (``PreconditionFailed``, ...) behind an s3fs error, or ""."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        response = getattr(seen, "response", None)
+        if isinstance(response, dict):
+            return str(response.get("Error", {}).get("Code", ""))
+        seen = seen.__cause__
+    return ""
 
 
 def mtime_of(info: dict[str, Any]) -> float:

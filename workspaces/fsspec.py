@@ -206,7 +206,8 @@ class FsspecWorkspace(Workspace):
         return FileInfo(path, sum(s[1] for s in segs), max(s[2] for s in segs))
 
     async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
-        """Remove exactly what was seen: a plain object re-stat'ed just before, or the listed segments.
+        """Remove exactly what was seen: a plain object re-stat'ed just before (on S3 deleted with
+        ``If-Match`` on the ETag of that check), or the listed segments.
 
         A segment appended after the check is never among those removed, so an
         append racing the removal starts the log again instead of being lost.
@@ -215,8 +216,7 @@ class FsspecWorkspace(Workspace):
         if info is not None and info.get("type") == "file":
             if (int(info.get("size") or 0), mtime_of(info)) != (seen.size, seen.mtime):
                 return False
-            await self._fs.call("rm_file", self._full(path))
-            return True
+            return await self._fs.remove_exact(self._full(path), info)
         segs = await self._segments(path)
         if not segs or (sum(s[1] for s in segs), max(s[2] for s in segs)) != (seen.size, seen.mtime):
             return False
