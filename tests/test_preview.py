@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from offloader.signal import json_shape, make_preview
+from offloader.signal import json_shape, make_preview, preview_over_budget, read_signal
+from offloader.signal._scan import TEXT_WINDOW
 from offloader.tokens import HeuristicCounter, TiktokenCounter, TokenCounter
 
 COUNTER = TiktokenCounter()
@@ -231,3 +232,24 @@ def test_non_text_is_rejected() -> None:
 
 def test_zero_budget_gives_an_empty_preview() -> None:
     assert make_preview("some text", counter=COUNTER, preview_tokens=0) == ""
+
+
+def test_a_long_ascii_text_previews_as_its_utf8_bytes_do() -> None:
+    """Over one scan window an ASCII str is read without being encoded whole: same preview, same signal."""
+    rows = [f"2024-05-01 INFO step {i} done in {i % 97} ms" for i in range(90_000)]
+    rows[17_000] = "Traceback (most recent call last):"
+    rows[17_001] = "ValueError: bad row 17001"
+    rows[44_444] = "\x1b[31merror:\x1b[0m progress 10%\r progress 50%\r failed at 51%"
+    rows[-3] = "warning: 2 deprecated calls"
+    text = "\n".join(rows) + "\nFAILED: 1 error\n"
+    assert len(text) > 2 * TEXT_WINDOW
+    # the line that starts the second scan window is decisive too (windows end after the newline
+    # that follows TEXT_WINDOW characters)
+    edge = text.index("\n", TEXT_WINDOW) + 1
+    end = text.index("\n", edge)
+    text = text[:edge] + "fatal: lost the lock at the window edge" + text[end:]
+    as_text = preview_over_budget(text, COUNTER, 800)
+    assert as_text == preview_over_budget(text.encode(), COUNTER, 800)
+    for line in ("ValueError: bad row 17001", "FAILED: 1 error", "fatal: lost the lock at the window edge"):
+        assert line in as_text
+    assert read_signal(text) == read_signal(text.encode())

@@ -32,7 +32,7 @@ from ..tokens import TokenCounter, exceeds, head_within
 from ._json import PREFIX_CHARS, SUFFIX_CHARS, json_shape, read_json
 from ._rank import Unit, rank, strip_ansi
 from ._render import MARKER_TOKENS, assemble_lines, render_line
-from ._scan import Scan, binary_reason, scan
+from ._scan import TEXT_WINDOW, AsciiText, Scan, binary_reason, scan
 
 __all__ = [
     "Signal",
@@ -77,7 +77,7 @@ def read_signal(
     Known stderr lines are given by number (``stderr_lines``) or by a mark they
     start with (``stderr_mark``, as ``offload run`` stores them).
     """
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    raw = _as_data(data) if isinstance(data, str) else data
     return _read(raw, stderr_lines, engine, stderr_mark)[0]
 
 
@@ -133,8 +133,15 @@ def preview_over_budget(
         compact = _compact_json_preview(text, counter, preview_tokens, max_line_chars)
         if compact is not None:
             return compact
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    data = _as_data(text) if isinstance(text, str) else text
     return _preview(data, counter, preview_tokens, max_line_chars, stderr_lines, want_signal=False)[0]
+
+
+def _as_data(text: str) -> Any:
+    """The engine's bytes-like view of ``text``: a long ASCII text is not encoded whole (see AsciiText)."""
+    if len(text) > TEXT_WINDOW and text.isascii():
+        return AsciiText(text)
+    return text.encode("utf-8", "surrogatepass")
 
 
 def preview_file(

@@ -7,12 +7,13 @@ sum of which is the line count). Python code touches candidate lines only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._patterns import make_scanner
 
-__all__ = ["BINARY_SAMPLE", "Candidate", "Scan", "binary_reason", "scan"]
+__all__ = ["BINARY_SAMPLE", "AsciiText", "Candidate", "Scan", "binary_reason", "scan"]
 
 #: Bytes at the start (and end) of an output checked for NUL bytes and invalid UTF-8.
 BINARY_SAMPLE = 64 * 1024
@@ -61,9 +62,49 @@ def binary_reason(data: Any) -> str | None:
 
 #: A memory-mapped file is scanned in windows of this size (cut at newlines), each released after.
 WINDOW_BYTES = 4 << 20
+#: An ASCII str is encoded for the scanner this many characters at a time (cut at newlines).
+TEXT_WINDOW = 1 << 20
 
 
-def _offsets(scanner: Any, data: Any, size: int) -> list[int]:
+class AsciiText:
+    """An ASCII str as the engine's bytes-like data: byte offsets are its character offsets.
+
+    Only the slices the engine asks for are encoded, and the scanner sees the text
+    in windows of :data:`TEXT_WINDOW`: a 50 MB output is never copied whole.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __getitem__(self, index: slice) -> bytes:
+        return self.text[index].encode("ascii")
+
+    def find(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        return self.text.find(sub.decode("ascii"), start, end)
+
+    def rfind(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        return self.text.rfind(sub.decode("ascii"), start, end)
+
+    def count(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        return self.text.count(sub.decode("ascii"), start, end)
+
+    def windows(self) -> Iterator[tuple[int, bytes]]:
+        """(offset, encoded window) pieces covering the text, each ending after a newline (or at the end)."""
+        text, lo = self.text, 0
+        while lo < len(text):
+            hi = text.find("\n", min(len(text), lo + TEXT_WINDOW))
+            hi = len(text) if hi < 0 else hi + 1
+            yield lo, text[lo:hi].encode("ascii")
+            lo = hi
+
+
+def _offsets(scanner: Any, data: Any) -> list[int]:
+    """End offsets of prior matches; matches never span lines, so windows cut after a newline lose none."""
+    if isinstance(data, AsciiText):
+        return [lo + pos for lo, window in data.windows() for pos in scanner.offsets(window)]
     raw = getattr(data, "raw", None)
     if raw is None:
         return scanner.offsets(data)  # type: ignore[no-any-return]
@@ -71,7 +112,7 @@ def _offsets(scanner: Any, data: Any, size: int) -> list[int]:
     lo = 0
     view = memoryview(raw)
     try:
-        while lo < len(raw):  # matches never span lines: windows cut after a newline lose none
+        while lo < len(raw):
             hi = raw.find(b"\n", min(len(raw), lo + WINDOW_BYTES))
             hi = len(raw) if hi < 0 else hi + 1
             ends.extend(lo + pos for pos in scanner.offsets(view[lo:hi]))
@@ -88,7 +129,7 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
     if size and data[size - 1 : size] == b"\n":
         size -= 1
     scanner = make_scanner(engine, mark)
-    ends = _offsets(scanner, data, size)
+    ends = _offsets(scanner, data)
     ends.sort()
     starts: list[tuple[int, int]] = []  # (line start, first match end); matches never span lines
     line_end = -1  # end of the previous candidate's line
