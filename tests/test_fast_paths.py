@@ -20,10 +20,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offloader import ContextOffloader
 from offloader.retrieval import INDEX_SUFFIX, Retriever
 from offloader.signal import make_preview
+from offloader.signal._json import _layout
 from offloader.tokens import TiktokenCounter
 from workspaces import FileInfo, LocalWorkspace
 
@@ -181,3 +184,19 @@ def test_integers_beyond_64_bits_keep_their_exact_digits_in_a_json_preview() -> 
     text = json.dumps({"big": 2**80, "rows": [{"id": i} for i in range(5_000)]})
     preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=300)
     assert '"big": 1208925819614629174706176,' in preview
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON_VALUES, depth=st.integers(0, 3))
+def test_the_pretty_view_lays_out_a_value_exactly_as_json_dumps_with_indent_2(value: object, depth: int) -> None:
+    pad = "  " * depth
+    out: list[str] = []
+    _layout(value, pad, out)
+    assert "".join(out) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)

@@ -10,6 +10,7 @@ verbatim, as the source wrote them (exact digits of huge integers included).
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -153,7 +154,7 @@ class _Reader:
                 if i >= len(s) or s[i] != ":":
                     raise ValueError("':' expected")
                 i = _ws(s, i + 1)
-                self.emit(json.dumps(key, ensure_ascii=False) + ": ")
+                self.emit(_quote(key) + ": ")
             if i >= len(s):
                 raise _Cut
             try:
@@ -174,7 +175,9 @@ class _Reader:
                     if view.items == 1 and isinstance(value, dict):
                         view.first_keys = [str(k) for k in value]
             if self.room > 0:
-                self.emit(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad))
+                start = len(self.out)
+                _layout(value, pad, self.out)
+                self.room -= sum(len(part) for part in self.out[start:])
             elif view is None:
                 raise _Cut  # the view is full: nothing more to lay out here
             i = _ws(s, j)
@@ -186,6 +189,48 @@ class _Reader:
             if s[i] != ",":
                 raise ValueError("',' expected")
             i = _ws(s, i + 1)
+
+
+_quote = json.encoder.encode_basestring  # what json.dumps(..., ensure_ascii=False) writes for a str
+
+
+def _layout(value: object, pad: str, out: list[str]) -> None:
+    """Append ``json.dumps(value, indent=2, ensure_ascii=False)``, its lines indented by ``pad``, to ``out``.
+
+    The same text, without the pure-Python encoder that ``indent`` selects.
+    """
+    if isinstance(value, str):
+        out.append(_quote(value))
+    elif value is None or value is True or value is False:
+        out.append("null" if value is None else "true" if value else "false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float) and math.isfinite(value):
+        out.append(float.__repr__(value))
+    elif isinstance(value, float):
+        out.append("NaN" if value != value else "Infinity" if value > 0 else "-Infinity")
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner, sep = pad + "  ", "{\n"
+        for key, item in value.items():
+            out.append(f"{sep}{inner}{_quote(key)}: ")
+            _layout(item, inner, out)
+            sep = ",\n"
+        out.append(f"\n{pad}}}")
+    elif isinstance(value, list):
+        if not value:
+            out.append("[]")
+            return
+        inner, sep = pad + "  ", "[\n"
+        for item in value:
+            out.append(sep + inner)
+            _layout(item, inner, out)
+            sep = ",\n"
+        out.append(f"\n{pad}]")
+    else:  # not produced by the JSON decoder
+        out.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad))
 
 
 def _describe(value: object, raw: str) -> str:
