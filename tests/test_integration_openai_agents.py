@@ -21,8 +21,8 @@ from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_messag
 
 from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
-from offloader.core.convert_responses import rebuild_item
 from offloader.core.messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.shapes.responses import rebuild_item
 from offloader.integrations.openai_agents import OffloadModelInput, WorkspaceSession, function_tool
 from offloader.storage import InMemoryStorage
 from workspaces import LocalWorkspace

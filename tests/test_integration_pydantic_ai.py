@@ -36,8 +36,8 @@ from pydantic_ai.models.test import TestModel
 
 from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
-from offloader.core.convert_pydantic_ai import rebuild_message
 from offloader.core.messages import TextBlock, ToolCallBlock, ToolResultBlock
+from offloader.core.shapes.pydantic_ai import rebuild_message
 from offloader.integrations.pydantic_ai import OffloadHistory
 from offloader.storage import InMemoryStorage
 from workspaces import LocalWorkspace

@@ -1,4 +1,4 @@
-"""The two strong levels of a compaction pass, as a mixin of :class:`~._run._Run`.
+"""The two strong levels of a compaction pass (a base of :class:`~._run._Run`, built on :class:`~._mild.Mild`).
 
 * cut: the oldest unprotected turns go to ``context.jsonl`` and are replaced by
   one summary message naming the file;
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from offloader.core.convert import block_to_dict
 from offloader.core.messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
-from ._state import Cut, Entry, SessionState, normalise_id
+from ._mild import Mild
+from ._state import Cut, Entry, normalise_id
 from ._view import (
     _MIN_TRUNCATED_TOKENS,
     SUMMARY_MARKER,
@@ -29,35 +29,19 @@ from ._view import (
     _is_user_turn,
     _marked,
     _render,
-    _View,
 )
-from .policy import CompactionPolicy, Level
+from .policy import Level
 
 if TYPE_CHECKING:
-    from .compactor import ContextCompactor
+    pass
 
 __all__ = ["Shrink"]
 
 
-class Shrink:
-    """Cut and truncate, over the state a compaction pass keeps."""
+class Shrink(Mild):
+    """Cut and truncate, over the state a compaction pass keeps; both record summaries as mild does."""
 
-    c: ContextCompactor
-    policy: CompactionPolicy
-    sid: str
-    state: SessionState
-    view: _View
-    refs: list[str]
     cut_replayed: bool
-
-    if TYPE_CHECKING:
-
-        def total(self) -> int: ...
-        def _results(self, positions: Sequence[int]) -> list[tuple[int, int, ToolResultBlock, str]]: ...
-        async def _summaries(self, found: list[tuple[int, int, ToolResultBlock, str]]) -> None: ...
-        def _set(self, i: int, edits: dict[int, Block]) -> None: ...
-        def _changed(self, entry: Entry) -> None: ...
-        def _raise_level(self, level: Level) -> None: ...
 
     async def _truncate(self, target: int) -> None:
         v = self.view

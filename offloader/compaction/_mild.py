@@ -2,8 +2,8 @@
 
 Mild replaces the highest-scored older tool results by a marker naming the
 offloaded file plus a short summary, and shortens the long arguments of their
-calls (the originals go to ``context.jsonl`` first). A mixin of
-:class:`~._run._Run`, like :class:`~._levels.Shrink`.
+calls (the originals go to ``context.jsonl`` first). The base of
+:class:`~._levels.Shrink` and so of :class:`~._run._Run`.
 """
 
 from __future__ import annotations

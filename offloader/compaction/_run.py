@@ -22,7 +22,6 @@ from offloader.core.messages import (
 from offloader.core.reshape import rebuild_message, text_message
 
 from ._levels import Shrink
-from ._mild import Mild
 from ._state import Entry, SessionState, normalise_id
 from ._view import (
     _LEVELS,
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
-class _Run(Mild, Shrink):
+class _Run(Shrink):
     """State of one ``compact`` call."""
 
     def __init__(

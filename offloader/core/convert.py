@@ -14,21 +14,18 @@ Accepted shapes (detected structurally, no framework is imported):
   ``model_dump()`` dicts.
 
 Anything else raises ``TypeError`` naming what is accepted: nothing is dropped
-silently.
+silently. Each shape is read by its own module in :mod:`offloader.core.shapes`;
+this module decides which one applies, and writes the canonical records of
+``context.jsonl`` (:func:`message_to_dict`, :func:`block_to_dict`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
-from . import convert_agentscope as _agentscope
-from . import convert_pydantic_ai as _pai
-from . import convert_responses as _responses
-from .dataurl import data_from_url as _data_from_url
 from .dataurl import decode_b64 as _decode_b64
-from .dataurl import parse_arguments as _parse_arguments
 from .messages import (
     Block,
     DataBlock,
@@ -38,6 +35,12 @@ from .messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .shapes import agentscope as _agentscope
+from .shapes import anthropic as _anthropic
+from .shapes import openai as _openai
+from .shapes import pydantic_ai as _pai
+from .shapes import responses as _responses
+from .shapes import strands as _strands
 
 __all__ = [
     "block_from_dict",
@@ -53,6 +56,8 @@ __all__ = [
     "to_tool_result",
     "with_data_url",
 ]
+
+_T = TypeVar("_T")
 
 _BLOCK_SHAPES = (
     "a str, a canonical block (TextBlock, JsonBlock, DataBlock, ToolCallBlock, "
@@ -73,29 +78,28 @@ _MESSAGE_SHAPES = (
     "dict with 'role' and 'content' (OpenAI, Anthropic or Strands), an OpenAI Responses input item "
     "(function_call, function_call_output, message, reasoning, ...) or a Pydantic AI ModelRequest/ModelResponse"
 )
-_DOC_FORMATS = {
-    "pdf": "application/pdf",
-    "csv": "text/csv",
-    "txt": "text/plain",
-    "md": "text/markdown",
-    "html": "text/html",
-    "json": "application/json",
-    "doc": "application/msword",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "xls": "application/vnd.ms-excel",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
+#: A pydantic model instance (AgentScope's objects), told apart structurally.
+is_pydantic_model = _agentscope.is_model
 
 
-def _get(obj: Any, key: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(key, default)
-    return getattr(obj, key, default)
+#: The dict shapes, in the order they are tried (each module answers None for a dict not of its shape).
+_MEDIA_READERS = (_anthropic.data_block, _openai.data_block, _strands.data_block)
+_MEDIA_WRITERS = (_anthropic.with_data_url, _openai.with_data_url, _strands.with_data_url)
+_RESULT_READERS = (
+    _strands.to_tool_result,
+    _anthropic.to_tool_result,
+    _agentscope.dict_to_tool_result,
+    _openai.to_tool_result,
+)
 
 
-def is_pydantic_model(obj: Any) -> bool:
-    """A pydantic model instance (AgentScope's objects), told apart structurally."""
-    return hasattr(obj, "model_dump") and not isinstance(obj, Mapping)
+def _first_of(readers: Sequence[Callable[..., _T | None]], *args: Any) -> _T | None:
+    """The answer of the first shape module that recognises its input (each answers None otherwise)."""
+    for read in readers:
+        out = read(*args)
+        if out is not None:
+            return out
+    return None
 
 
 # ---------------------------------------------------------------- blocks
@@ -127,27 +131,21 @@ def to_blocks(content: Any) -> tuple[Block, ...]:
 
 def _dict_block(d: Mapping[str, Any]) -> Block:
     kind = d.get("type")
-    if kind == "text" and "text" in d:
+    if kind == "text" and "text" in d:  # every typed dialect, and our records
         return TextBlock(str(d["text"]))
-    if kind is None and "text" in d and len(d) == 1:  # Strands
-        return TextBlock(str(d["text"]))
-    if kind == "json" and "data" in d:
+    if kind == "json" and "data" in d:  # our records
         return JsonBlock(d["data"])
-    if kind is None and "json" in d and len(d) == 1:  # Strands
-        return JsonBlock(d["json"])
-    if kind == "thinking" and "thinking" in d:
+    if kind == "thinking" and "thinking" in d:  # Anthropic, AgentScope dumps
         return TextBlock(str(d["thinking"]))
-    if kind in _responses.PART_TYPES:  # OpenAI Responses content part
+    if kind in _responses.PART_TYPES:
         return _responses.part_to_block(d)
-    if kind in {"image", "document", "data", "image_url", "input_audio", "file", "audio"}:
-        return to_data_block(d)
-    if kind is None and len(d) == 1 and ("image" in d or "document" in d or "video" in d):
+    if kind in _anthropic.SOURCE_KINDS or kind in _openai.MEDIA_PARTS or _strands.is_media(d):
         return to_data_block(d)
     if kind == "tool_use" or kind == "tool_call":
-        return ToolCallBlock(id=str(d["id"]), name=str(d["name"]), input=_parse_arguments(d.get("input")))
-    if kind is None and "toolUse" in d:
-        use = d["toolUse"]
-        return ToolCallBlock(id=str(use["toolUseId"]), name=str(use["name"]), input=_parse_arguments(use.get("input")))
+        return _anthropic.to_tool_call(d)
+    block = _strands.to_block(d)
+    if block is not None:
+        return block
     if kind == "tool_result" or "toolResult" in d or "toolUseId" in d:
         return to_tool_result(d)
     raise TypeError(f"unsupported content block dict with keys {sorted(d)}; expected {_BLOCK_SHAPES}")
@@ -174,52 +172,7 @@ def to_data_block(obj: Any) -> DataBlock:
 
 
 def _dict_data_block(d: Mapping[str, Any]) -> DataBlock | None:
-    kind = d.get("type")
-    if kind in {"image", "document", "data", "audio"} and isinstance(d.get("source"), Mapping):
-        src = d["source"]
-        media_type = src.get("media_type") or src.get("mediaType")
-        name = d.get("name") or d.get("title")
-        if src.get("type") == "base64":
-            return DataBlock(media_type or "application/octet-stream", data=_decode_b64(src["data"], kind), name=name)
-        if src.get("type") == "text":  # Anthropic plain-text document
-            return DataBlock(media_type or "text/plain", data=str(src.get("data", "")).encode(), name=name)
-        if "url" in src:
-            return _data_from_url(str(src["url"]), media_type, name)
-    if kind == "image_url":
-        spec = d["image_url"]
-        url = spec if isinstance(spec, str) else spec["url"]
-        return _data_from_url(url, None, None)
-    if kind == "input_audio":
-        spec = d["input_audio"]
-        fmt = spec.get("format", "wav")
-        return DataBlock(f"audio/{fmt}", data=_decode_b64(spec["data"], "input_audio"))
-    if kind == "file" and isinstance(d.get("file"), Mapping):
-        spec = d["file"]
-        name = spec.get("filename")
-        if "file_data" in spec:
-            return _data_from_url(spec["file_data"], None, name)
-        if "file_id" in spec:
-            return DataBlock("application/octet-stream", url=f"openai-file:{spec['file_id']}", name=name)
-    for key in ("image", "document", "video"):
-        if kind is None and isinstance(d.get(key), Mapping):
-            spec = d[key]
-            fmt = str(spec.get("format", "bin")).lower()
-            if key == "image":
-                media_type = f"image/{'jpeg' if fmt == 'jpg' else fmt}"
-            elif key == "video":
-                media_type = f"video/{fmt}"
-            else:
-                media_type = _DOC_FORMATS.get(fmt, f"application/{fmt}")
-            src = spec.get("source", {})
-            name = spec.get("name")
-            if "bytes" in src:
-                raw = src["bytes"]
-                data = bytes(raw) if isinstance(raw, bytes | bytearray) else _decode_b64(raw, key)
-                return DataBlock(media_type, data=data, name=name)
-            location = src.get("location") or src.get("s3Location")
-            if isinstance(location, Mapping) and "uri" in location:
-                return DataBlock(media_type, url=str(location["uri"]), name=name)
-    return None
+    return _first_of(_MEDIA_READERS, d)
 
 
 def with_data_url(original: Any, url: str, media_type: str) -> Any:
@@ -228,21 +181,8 @@ def with_data_url(original: Any, url: str, media_type: str) -> Any:
         return dataclasses.replace(original, data=None, url=url)
     if is_pydantic_model(original):
         return _agentscope.with_data_url(original, url, media_type)
-    if isinstance(original, Mapping):
-        d = dict(original)
-        kind = d.get("type")
-        if kind in {"image", "document", "data", "audio"}:
-            d["source"] = {"type": "url", "url": url, "media_type": media_type}
-            return d
-        if kind == "image_url":
-            return {"type": "image_url", "image_url": {"url": url}}
-        if kind == "input_audio" or kind == "file":
-            return {"type": "file", "file": {"file_url": url, "filename": d.get("file", {}).get("filename")}}
-        for key in ("image", "document", "video"):
-            if isinstance(d.get(key), Mapping):
-                spec = {k: v for k, v in d[key].items() if k != "source"}
-                spec["source"] = {"location": {"type": "url", "uri": url}}
-                return {key: spec}
+    if isinstance(original, Mapping) and (rebuilt := _first_of(_MEDIA_WRITERS, original, url, media_type)):
+        return rebuilt
     raise TypeError(f"cannot rebuild media block of type {type(original).__name__}")
 
 
@@ -259,36 +199,8 @@ def to_tool_result(obj: Any) -> ToolResultBlock:
         return _responses.to_tool_result(obj)
     if is_pydantic_model(obj) and getattr(obj, "type", None) == "tool_result":
         return _agentscope.to_tool_result(obj, to_blocks)
-    if isinstance(obj, Mapping):
-        if "toolResult" in obj and isinstance(obj["toolResult"], Mapping):
-            obj = obj["toolResult"]
-        if "toolUseId" in obj:  # Strands
-            return ToolResultBlock(
-                id=str(obj["toolUseId"]),
-                name=str(obj.get("name", "")),
-                content=to_blocks(obj.get("content")),
-                is_error=obj.get("status") == "error",
-            )
-        if obj.get("type") == "tool_result" and "tool_use_id" in obj:  # Anthropic
-            return ToolResultBlock(
-                id=str(obj["tool_use_id"]),
-                name=str(obj.get("name", "")),
-                content=to_blocks(obj.get("content")),
-                is_error=bool(obj.get("is_error", False)),
-            )
-        if obj.get("type") == "tool_result" and "id" in obj:  # AgentScope dump / canonical dict
-            return ToolResultBlock(
-                id=str(obj["id"]),
-                name=str(obj.get("name", "")),
-                content=to_blocks(obj.get("output", obj.get("content"))),
-                is_error=bool(obj.get("is_error")) or obj.get("state") == "error",
-            )
-        if obj.get("role") == "tool" and "tool_call_id" in obj:  # OpenAI
-            return ToolResultBlock(
-                id=str(obj["tool_call_id"]),
-                name=str(obj.get("name", "")),
-                content=to_blocks(obj.get("content")),
-            )
+    if isinstance(obj, Mapping) and (result := _first_of(_RESULT_READERS, _strands.unwrap_result(obj), to_blocks)):
+        return result
     raise TypeError(f"unsupported tool result {type(obj).__name__}; expected {_RESULT_SHAPES}")
 
 
@@ -306,18 +218,10 @@ def to_message(obj: Any) -> Message:
     if is_pydantic_model(obj) and hasattr(obj, "role") and hasattr(obj, "content"):
         return _agentscope.to_message(obj, to_blocks)
     if isinstance(obj, Mapping) and "role" in obj:
-        role = str(obj["role"])
-        if role == "tool" and "tool_call_id" in obj:  # OpenAI tool message
+        if _openai.is_tool_message(obj):
             return Message(role="tool", content=(to_tool_result(obj),), name=obj.get("name"))
-        blocks = list(to_blocks(obj.get("content")))
-        for call in obj.get("tool_calls") or ():  # OpenAI assistant tool calls
-            fn = call.get("function", {})
-            blocks.append(
-                ToolCallBlock(
-                    id=str(call["id"]), name=str(fn.get("name", "")), input=_parse_arguments(fn.get("arguments"))
-                )
-            )
-        return Message(role=role, content=tuple(blocks), name=obj.get("name"), id=obj.get("id"))
+        blocks = (*to_blocks(obj.get("content")), *_openai.calls(obj))
+        return Message(role=str(obj["role"]), content=blocks, name=obj.get("name"), id=obj.get("id"))
     raise TypeError(f"unsupported message {type(obj).__name__}; expected {_MESSAGE_SHAPES}")
 
 

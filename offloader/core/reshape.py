@@ -19,10 +19,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import convert_pydantic_ai as _pai
-from . import convert_responses as _responses
-from .convert import is_pydantic_model as _is_pydantic
 from .messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from .shapes import pydantic_ai as _pai
+from .shapes import responses as _responses
+from .shapes.agentscope import is_model as _is_pydantic
 
 __all__ = ["Item", "rebuild_message", "rebuild_tool_result", "text_message"]
 
@@ -186,7 +186,7 @@ def rebuild_tool_result(original: Any, items: Sequence[Item], canonical: ToolRes
         return ToolResultBlock(original.id, original.name, content, original.is_error)
     if _pai.is_tool_return(original):  # Pydantic AI ToolReturnPart
         return _pai.rebuild_tool_return(original, items)
-    if hasattr(original, "model_dump") and not isinstance(original, Mapping):
+    if _is_pydantic(original):
         return _agentscope(original, items)
     if isinstance(original, Mapping) and original.get("type") == "function_call_output":  # OpenAI Responses
         return _responses.rebuild_output(original, items)

@@ -37,7 +37,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py in a subprocess
     raise MissingExtra("offloader.integrations.openai_agents", "openai-agents", exc.name) from exc
 
-from offloader.core import convert_responses
+from offloader.core.shapes import responses as responses_shape
 from offloader.integrations._session import SessionSetup
 from offloader.integrations.openai_agents_session import WorkspaceSession
 from offloader.integrations.plain import call_tool
@@ -91,7 +91,7 @@ class OffloadModelInput(SessionSetup):
         if isinstance(items, str | bytes) or not isinstance(items, Sequence):
             raise TypeError(f"items must be a list of Responses input items, got {type(items).__name__}")
         plain = [_as_dict(i) for i in items]
-        names = convert_responses.call_names(plain)
+        names = responses_shape.call_names(plain)
         out: list[Any] = []
         for item in plain:
             if isinstance(item, Mapping) and item.get("type") == "function_call_output":

@@ -40,7 +40,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py in a subprocess
     raise MissingExtra("offloader.integrations.pydantic_ai", "pydantic-ai", exc.name) from exc
 
-from offloader.core import convert_pydantic_ai
+from offloader.core.shapes import pydantic_ai as pydantic_ai_shape
 from offloader.integrations._session import SessionSetup
 from workspaces import Tool
 
@@ -96,7 +96,7 @@ class OffloadHistory(SessionSetup):
         return list(self.last_compaction.messages)
 
     async def _offload_message(self, msg: ModelRequest) -> ModelRequest:
-        parts = [await self._offload_part(p) if convert_pydantic_ai.is_tool_return(p) else p for p in msg.parts]
+        parts = [await self._offload_part(p) if pydantic_ai_shape.is_tool_return(p) else p for p in msg.parts]
         if all(a is b for a, b in zip(parts, msg.parts, strict=True)):
             return msg
         new: ModelRequest = _replace(msg, parts=parts)

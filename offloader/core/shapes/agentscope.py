@@ -1,21 +1,34 @@
-"""AgentScope 2.x pydantic objects: blocks, media, tool results and ``Msg``, read structurally.
+"""AgentScope 2.x pydantic objects (and their ``model_dump()`` dicts): blocks, media, tool results, ``Msg``.
 
-Nothing of AgentScope is imported: objects are recognised by ``model_dump`` and
-their ``type``. Content inside a tool result or message may be of any accepted
+Nothing of AgentScope is imported: objects are recognised by ``model_dump``
+(:func:`is_model`) and their ``type``. Content inside a tool result or message may be of any accepted
 shape, so the general converters are passed in (no import cycle).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .dataurl import data_from_url, decode_b64, parse_arguments
-from .messages import Block, DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from ..dataurl import data_from_url, decode_b64, parse_arguments
+from ..messages import Block, DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["to_block", "to_data_block", "to_message", "to_tool_result", "with_data_url"]
+__all__ = [
+    "dict_to_tool_result",
+    "is_model",
+    "to_block",
+    "to_data_block",
+    "to_message",
+    "to_tool_result",
+    "with_data_url",
+]
 
 Blocks = Callable[[Any], tuple[Block, ...]]
+
+
+def is_model(obj: Any) -> bool:
+    """A pydantic model instance (AgentScope's objects), told apart structurally."""
+    return hasattr(obj, "model_dump") and not isinstance(obj, Mapping)
 
 
 def to_block(
@@ -78,4 +91,16 @@ def to_message(obj: Any, to_blocks: Blocks) -> Message:
         content=to_blocks(obj.content),
         name=getattr(obj, "name", None),
         id=getattr(obj, "id", None),
+    )
+
+
+def dict_to_tool_result(d: Mapping[str, Any], to_blocks: Blocks) -> ToolResultBlock | None:
+    """A dumped ``ToolResultBlock`` (``output``, ``state``), or our own record of one (``content``, ``is_error``)."""
+    if d.get("type") != "tool_result" or "id" not in d:
+        return None
+    return ToolResultBlock(
+        id=str(d["id"]),
+        name=str(d.get("name", "")),
+        content=to_blocks(d.get("output", d.get("content"))),
+        is_error=bool(d.get("is_error")) or d.get("state") == "error",
     )

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .messages import Block, DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from ..messages import Block, DataBlock, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
     "is_message",

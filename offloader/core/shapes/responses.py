@@ -23,8 +23,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .dataurl import data_from_url, parse_arguments
-from .messages import Block, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from ..dataurl import data_from_url, parse_arguments
+from ..messages import Block, JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
     "PART_TYPES",
