@@ -88,6 +88,8 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
+    # a verdict at the end of a line ("leaf087.pem: verification failed", "Build failed.")
+    Prior(r"\b(failed|failure)[.!]?[ \t]*$", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),

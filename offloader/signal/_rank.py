@@ -36,7 +36,7 @@ FAILURE_WEIGHT = 3.0
 _ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _MASK = re.compile(
     r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
-    r"|0x[0-9a-fA-F]+|\b[0-9a-fA-F]{7,}\b|[0-9]+"
+    r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|0x[0-9a-fA-F]+|\b[0-9a-fA-F]{7,}\b|[0-9]+"
 )
 _NAMES = re.compile(
     r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![:(])"
@@ -57,7 +57,8 @@ def strip_ansi(text: str) -> str:
 
 
 def template(line: str) -> str:
-    """The line with digits, hex, quoted strings and paths masked (its first 160 characters)."""
+    """The line with digits, hex (and byte runs such as ``5b:6c:05``), quoted strings and paths masked
+    (its first 160 characters)."""
     return _MASK.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
 
 

@@ -13,62 +13,16 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
+import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import textwrap
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-OUT = HERE / "outputs"
-LABELS = HERE / "labels.json"
-PY = sys.executable
-VENV_BIN = Path(sys.executable).parent
-
-
-@dataclass
-class Case:
-    name: str
-    tool: str
-    clean: bool
-    decisive: list[str]
-    make: Callable[[Path], bytes]
-    note: str = ""
-    tags: list[str] = field(default_factory=list)
-
-
-CASES: list[Case] = []
-
-
-def case(name: str, tool: str, *, clean: bool, decisive: list[str], note: str = "") -> Callable[..., object]:
-    def register(fn: Callable[[Path], bytes]) -> Callable[[Path], bytes]:
-        CASES.append(Case(name, tool, clean, decisive, fn, note))
-        return fn
-
-    return register
-
-
-def sh(cmd: str, cwd: Path, *, env: dict[str, str] | None = None, timeout: int = 600) -> bytes:
-    """Run ``cmd`` with stderr merged into stdout (arrival order); return the bytes."""
-    full = {**os.environ, "LC_ALL": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", **(env or {})}
-    full["PATH"] = f"{VENV_BIN}:{full.get('PATH', '')}"
-    proc = subprocess.run(
-        cmd, shell=True, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
-    )
-    return proc.stdout + f"[exit status {proc.returncode}]\n".encode() if proc.returncode else proc.stdout
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-
+import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
+import cases_unseen_ops  # noqa: F401
+from _harness import CASES, LABELS, OUT, PY, case, label, sh, write
 
 # ---------------------------------------------------------------- Python test runners
 
@@ -1168,7 +1122,7 @@ def main(argv: list[str]) -> int:
     OUT.mkdir(exist_ok=True)
     labels = json.loads(LABELS.read_text()) if LABELS.exists() else {}
     if argv == ["--labels"]:  # rewrite the labels from the cases above, keeping the outputs
-        labels = {c.name: {"tool": c.tool, "clean": c.clean, "decisive": c.decisive} for c in CASES}
+        labels = {c.name: label(c) for c in CASES}
         LABELS.write_text(json.dumps(labels, indent=2, ensure_ascii=False) + "\n")
         return 0
     wanted = set(argv)
@@ -1185,8 +1139,9 @@ def main(argv: list[str]) -> int:
         data = data.replace(tmp.encode(), b"/tmp/work")
         with open(OUT / f"{c.name}.txt.gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
             f.write(data)
-        labels[c.name] = {"tool": c.tool, "clean": c.clean, "decisive": c.decisive}
-        missing = [d for d in c.decisive if d.encode() not in data]
+        labels[c.name] = label(c)
+        plain = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", data).replace(b"\r\n", b"\n")
+        missing = [d for d in c.decisive if d.encode() not in plain]
         print(
             f"{c.name}: {len(data):,} bytes, {data.count(10):,} lines, {time.monotonic() - start:.1f}s"
             + (f"  MISSING LABELS: {missing}" if missing else "")

@@ -1,0 +1,67 @@
+"""What every corpus case shares: the case registry, running a command, writing files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "outputs"
+LABELS = HERE / "labels.json"
+PY = sys.executable
+VENV_BIN = Path(sys.executable).parent
+
+
+@dataclass
+class Case:
+    name: str
+    tool: str
+    clean: bool
+    decisive: list[str]
+    make: Callable[[Path], bytes]
+    note: str = ""
+    tags: list[str] = field(default_factory=list)
+    group: str = ""  # "" for the first corpus; a name for a set added later as held-out outputs
+
+
+CASES: list[Case] = []
+
+
+def case(
+    name: str, tool: str, *, clean: bool, decisive: list[str], note: str = "", group: str = ""
+) -> Callable[..., object]:
+    def register(fn: Callable[[Path], bytes]) -> Callable[[Path], bytes]:
+        CASES.append(Case(name, tool, clean, decisive, fn, note, group=group))
+        return fn
+
+    return register
+
+
+def sh(cmd: str, cwd: Path, *, env: dict[str, str] | None = None, timeout: int = 600) -> bytes:
+    """Run ``cmd`` with stderr merged into stdout (arrival order); return the bytes."""
+    full = {**os.environ, "LC_ALL": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", **(env or {})}
+    full["PATH"] = f"{VENV_BIN}:{full.get('PATH', '')}"
+    proc = subprocess.run(
+        cmd, shell=True, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
+    )
+    return proc.stdout + f"[exit status {proc.returncode}]\n".encode() if proc.returncode else proc.stdout
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def label(c: Case) -> dict[str, object]:
+    """The entry of ``c`` in labels.json."""
+    out: dict[str, object] = {"tool": c.tool, "clean": c.clean, "decisive": c.decisive}
+    if c.group:
+        out["group"] = c.group
+    return out
