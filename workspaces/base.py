@@ -166,15 +166,15 @@ class Workspace(FileOps, FileTools, Backend):
         return ref
 
     async def offload_tool_result_with(
-        self, session_id: str, tool_result: Any, work: Callable[[], _T]
+        self, session_id: str, tool_result: Any, work: Callable[[], _T], *, parallel: bool | None = None
     ) -> tuple[str, _T]:
         """:meth:`offload_tool_result`, running the blocking ``work`` in a worker thread meanwhile.
 
         Returns (reference, what ``work`` returned). A backend with a blocking store
         (``_blocking_store``) runs ``work``, the rendering, the write and the ledger
         line in one worker-thread hop (``work`` first: if it raises, nothing is
-        stored); other backends, and results of ``PARALLEL_FROM`` characters or
-        more, store while ``work`` runs in a thread of its own.
+        stored); other backends, and ``parallel`` work (by default: results of
+        ``PARALLEL_FROM`` characters or more), store while ``work`` runs in a thread of its own.
         """
         await self._ready()
         result = to_tool_result(tool_result)
@@ -218,7 +218,9 @@ class Workspace(FileOps, FileTools, Backend):
 
         done: list[_T] = []
         stored: list[tuple[bytes | str, list[bool]]] = []
-        if store is not None and _text_chars(result) < PARALLEL_FROM:
+        if parallel is None:
+            parallel = _text_chars(result) >= PARALLEL_FROM
+        if store is not None and not parallel:
 
             def both() -> tuple[_T, bytes | str, list[bool]]:  # one worker-thread hop for everything
                 value = work()

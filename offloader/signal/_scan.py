@@ -7,6 +7,7 @@ sum of which is the line count). Python code touches candidate lines only.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,14 +102,29 @@ class AsciiText:
             lo = hi
 
 
-def _offsets(scanner: Any, data: Any) -> list[int]:
-    """End offsets of prior matches; matches never span lines, so windows cut after a newline lose none."""
+def _offsets(scanner: Any, data: Any) -> tuple[list[int], list[int], list[int]]:
+    """End offsets of prior matches, and the windows read: their starts and the newlines before each.
+
+    Matches never span lines, so windows cut after a newline lose none. An
+    :class:`AsciiText` counts each window's newlines while it is encoded, so line
+    numbers later cost a count within one window at most, and the GIL is never held
+    long (a store writing in another thread gets it back within a window).
+    """
     if isinstance(data, AsciiText):
-        return [lo + pos for lo, window in data.windows() for pos in scanner.offsets(window)]
+        ends: list[int] = []
+        starts: list[int] = []
+        before: list[int] = []
+        newlines = 0
+        for lo, window in data.windows():
+            ends.extend(lo + pos for pos in scanner.offsets(window))
+            starts.append(lo)
+            before.append(newlines)
+            newlines += window.count(b"\n")
+        return ends, starts, before
     raw = getattr(data, "raw", None)
     if raw is None:
-        return scanner.offsets(data)  # type: ignore[no-any-return]
-    ends: list[int] = []
+        return scanner.offsets(data), [0], [0]
+    ends = []
     lo = 0
     view = memoryview(raw)
     try:
@@ -120,7 +136,24 @@ def _offsets(scanner: Any, data: Any) -> list[int]:
             lo = hi
     finally:
         view.release()
-    return ends
+    return ends, [0], [0]
+
+
+class _LineNumbers:
+    """1-based line numbers of offsets asked in increasing order, counting on from the nearest window start."""
+
+    def __init__(self, data: Any, starts: list[int], before: list[int]) -> None:
+        self.count = data.count
+        self.starts, self.before = starts, before
+        self.window, self.pos, self.newlines = 0, 0, 0
+
+    def at(self, pos: int) -> int:
+        window = bisect.bisect_right(self.starts, pos) - 1
+        if window != self.window:
+            self.window, self.pos, self.newlines = window, self.starts[window], self.before[window]
+        self.newlines += self.count(b"\n", self.pos, pos)
+        self.pos = pos
+        return self.newlines + 1
 
 
 def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Scan:
@@ -129,7 +162,7 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
     if size and data[size - 1 : size] == b"\n":
         size -= 1
     scanner = make_scanner(engine, mark)
-    ends = _offsets(scanner, data)
+    ends, window_starts, newlines_before = _offsets(scanner, data)
     ends.sort()
     starts: list[tuple[int, int]] = []  # (line start, first match end); matches never span lines
     line_end = -1  # end of the previous candidate's line
@@ -146,14 +179,11 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
         dropped = len(starts) - len(kept)
         starts = kept
     candidates: list[Candidate] = []
-    lineno, prev = 1, 0
-    count = data.count
+    numbers = _LineNumbers(data, window_starts, newlines_before)
     for start, pos in starts:
-        lineno += count(b"\n", prev, start)
-        prev = start
         end = data.find(b"\n", start, size)
-        candidates.append(Candidate(lineno, start, size if end < 0 else end, max(start, pos - 1)))
-    lines = lineno + count(b"\n", prev, size) if len(data) else 0
+        candidates.append(Candidate(numbers.at(start), start, size if end < 0 else end, max(start, pos - 1)))
+    lines = numbers.at(size) if len(data) else 0
     return Scan(data, size, lines, candidates, dropped, scanner.engine, mark)
 
 
