@@ -20,8 +20,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .messages import Block, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from .shapes import agentscope as _agentscope
+from .shapes import openai as _openai
 from .shapes import pydantic_ai as _pai
 from .shapes import responses as _responses
+from .shapes import strands as _strands
 from .shapes.agentscope import is_model as _is_pydantic
 
 __all__ = ["Item", "rebuild_message", "rebuild_tool_result", "text_message"]
@@ -44,22 +47,18 @@ def rebuild_message(original: Any, canonical: Message, replacements: Mapping[int
     if isinstance(original, Mapping) and _responses.is_item(original):
         return _responses.rebuild_item(original, replacements)
     if _is_pydantic(original):
-        content = list(original.content)
-        for index, block in replacements.items():
-            content[index] = _element(content[index], block)
-        return original.model_copy(update={"content": content})
+        return _agentscope.rebuild_message(original, replacements, _element)
     if isinstance(original, Mapping):
         return _rebuild_dict(original, canonical, replacements)
     raise TypeError(f"cannot rebuild a message of type {type(original).__name__}")
 
 
 def _rebuild_dict(original: Mapping[str, Any], canonical: Message, replacements: Mapping[int, Block]) -> dict[str, Any]:
-    out = dict(original)
-    if original.get("role") == "tool" and "tool_call_id" in original:  # OpenAI tool message
+    if _openai.is_tool_message(original):
         block = replacements[0]
         assert isinstance(block, ToolResultBlock)
-        out["content"] = block.text() if isinstance(original.get("content"), str | None) else _text_parts(block)
-        return out
+        return _openai.rebuild_tool_message(original, block)
+    out = dict(original)
     content = original.get("content")
     if isinstance(content, str):
         n_content = 1 if content else 0
@@ -84,72 +83,42 @@ def _rebuild_dict(original: Mapping[str, Any], canonical: Message, replacements:
             new_content = _element(content, replacements[0])
         out["content"] = new_content
     calls = [(i - n_content, b) for i, b in replacements.items() if i >= n_content]
-    if calls:
-        tool_calls = list(original.get("tool_calls") or ())
-        for index, block in calls:
-            assert isinstance(block, ToolCallBlock)
-            entry = dict(tool_calls[index])
-            fn = dict(entry.get("function") or {})
-            fn["arguments"] = json.dumps(block.input, ensure_ascii=False)
-            entry["function"] = fn
-            tool_calls[index] = entry
-        out["tool_calls"] = tool_calls
+    if calls:  # OpenAI: the calls follow the content
+        out["tool_calls"] = _openai.rebuild_calls(original, calls)
     return out
-
-
-def _text_parts(block: ToolResultBlock) -> list[dict[str, Any]]:
-    return [{"type": "text", "text": block.text()}]
 
 
 def _element(orig: Any, new: Block) -> Any:
     """Rebuild one content element in ``orig``'s dialect from canonical ``new``."""
     if isinstance(orig, TextBlock | ToolCallBlock | ToolResultBlock) or dataclasses.is_dataclass(orig):
         return new
+    rebuilt: Any = None
+    if isinstance(orig, str) and isinstance(new, TextBlock):
+        rebuilt = new.text
+    elif _is_pydantic(orig):
+        rebuilt = _agentscope.rebuild_element(orig, new)
+    elif isinstance(orig, Mapping):
+        rebuilt = _strands.rebuild_element(orig, new)
+        if rebuilt is None:
+            rebuilt = _typed_element(orig, new)
+    if rebuilt is None:
+        raise TypeError(f"cannot rebuild content element {type(orig).__name__} as {type(new).__name__}")
+    return rebuilt
+
+
+def _typed_element(orig: Mapping[str, Any], new: Block) -> dict[str, Any] | None:
+    """A block with a ``type`` (Anthropic, OpenAI parts, AgentScope dumps) holding ``new``'s content."""
     if isinstance(new, TextBlock):
-        if isinstance(orig, str):
-            return new.text
-        if _is_pydantic(orig):
-            field = "thinking" if getattr(orig, "type", None) == "thinking" else "text"
-            return orig.model_copy(update={field: new.text})
-        if isinstance(orig, Mapping):
-            if orig.get("type") == "thinking":
-                return {**orig, "thinking": new.text}
-            if "type" in orig:
-                return {**orig, "text": new.text}
-            return {"text": new.text}
-    if isinstance(new, ToolCallBlock):
-        if _is_pydantic(orig):
-            return orig.model_copy(update={"input": json.dumps(new.input, ensure_ascii=False)})
-        if isinstance(orig, Mapping):
-            if "toolUse" in orig:
-                return {**orig, "toolUse": {**orig["toolUse"], "input": new.input}}
-            if isinstance(orig.get("input"), str):
-                return {**orig, "input": json.dumps(new.input, ensure_ascii=False)}
-            return {**orig, "input": new.input}
+        return {**orig, "thinking" if orig.get("type") == "thinking" else "text": new.text}
+    if isinstance(new, ToolCallBlock):  # arguments as JSON text where the original had text (AgentScope)
+        as_text = isinstance(orig.get("input"), str)
+        return {**orig, "input": json.dumps(new.input, ensure_ascii=False) if as_text else new.input}
     if isinstance(new, ToolResultBlock):
         text = new.text()
-        if _is_pydantic(orig):
-            return orig.model_copy(update={"output": text})
-        if isinstance(orig, Mapping):
-            if isinstance(orig.get("toolResult"), Mapping):
-                return {**orig, "toolResult": {**orig["toolResult"], "content": [{"text": text}]}}
-            if "toolUseId" in orig:
-                return {**orig, "content": [{"text": text}]}
-            key = "output" if "output" in orig and "tool_use_id" not in orig else "content"
-            value = orig.get(key)
-            return {**orig, key: text if isinstance(value, str | None) else [{"type": "text", "text": text}]}
-    raise TypeError(f"cannot rebuild content element {type(orig).__name__} as {type(new).__name__}")
-
-
-def _is_strands(messages: Sequence[Any]) -> bool:
-    """True when the first message with block content uses Strands blocks (no ``type`` key)."""
-    for msg in messages:
-        content = msg.get("content") if isinstance(msg, Mapping) else None
-        if isinstance(content, list):
-            for item in content:
-                if isinstance(item, Mapping):
-                    return "type" not in item
-    return False
+        key = "output" if "output" in orig and "tool_use_id" not in orig else "content"
+        value = orig.get(key)
+        return {**orig, key: text if isinstance(value, str | None) else [{"type": "text", "text": text}]}
+    return None
 
 
 def text_message(like: Any, role: str, text: str, conversation: Sequence[Any] = (), *, ident: str = "") -> Any:
@@ -163,14 +132,9 @@ def text_message(like: Any, role: str, text: str, conversation: Sequence[Any] = 
     if _pai.is_message(like):
         return _pai.text_message(like, role, text)
     if _is_pydantic(like):
-        stamp = getattr(like, "created_at", None)
-        block: dict[str, Any] = {"type": "text", "text": text, "id": f"{ident}-text"}
-        msg: dict[str, Any] = {"name": "compactor", "role": role, "content": [block], "id": ident}
-        if stamp is not None:
-            block["created_at"] = msg["created_at"] = stamp
-        return type(like).model_validate(msg)
+        return _agentscope.text_message(like, role, text, ident)
     if isinstance(like, Mapping):
-        if _is_strands(conversation or [like]):
+        if _strands.is_conversation(conversation or [like]):
             return {"role": role, "content": [{"text": text}]}
         return {"role": role, "content": text}
     raise TypeError(f"cannot build a message shaped like {type(like).__name__}")
@@ -187,33 +151,16 @@ def rebuild_tool_result(original: Any, items: Sequence[Item], canonical: ToolRes
     if _pai.is_tool_return(original):  # Pydantic AI ToolReturnPart
         return _pai.rebuild_tool_return(original, items)
     if _is_pydantic(original):
-        return _agentscope(original, items)
+        return _agentscope.rebuild_tool_result(original, items)
     if isinstance(original, Mapping) and original.get("type") == "function_call_output":  # OpenAI Responses
         return _responses.rebuild_output(original, items)
     if isinstance(original, Mapping):
-        if "toolResult" in original and isinstance(original["toolResult"], Mapping):  # Strands, wrapped
-            return {**original, "toolResult": _strands(original["toolResult"], items)}
-        if "toolUseId" in original:  # Strands, bare
-            return _strands(original, items)
+        strands = _strands.rebuild_tool_result(original, items)
+        if strands is not None:
+            return strands
         key = "output" if original.get("type") == "tool_result" and "output" in original else "content"
         return {**original, key: _typed_dict_content(original.get(key), items)}
     raise TypeError(f"cannot rebuild a tool result of type {type(original).__name__}")
-
-
-def _agentscope(original: Any, items: Sequence[Item]) -> Any:
-    output = original.output
-    if isinstance(output, str) and all(isinstance(i, str) for i in items):
-        new_output: Any = "\n".join(i for i in items if isinstance(i, str))
-    else:
-        new_output = [{"type": "text", "text": i} if isinstance(i, str) else output[i].model_dump() for i in items]
-    data = original.model_dump()
-    data["output"] = new_output
-    return type(original).model_validate(data)
-
-
-def _strands(result: Mapping[str, Any], items: Sequence[Item]) -> dict[str, Any]:
-    content = result.get("content") or []
-    return {**result, "content": [{"text": i} if isinstance(i, str) else content[i] for i in items]}
 
 
 def _typed_dict_content(content: Any, items: Sequence[Item]) -> Any:

@@ -27,6 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from offloader.core.messages import Message, ToolCallBlock, ToolResultBlock
+from offloader.core.shapes import anthropic as _anthropic
+from offloader.core.shapes import openai as _openai
+from offloader.core.shapes import strands as _strands
 from offloader.integrations._session import SessionSetup
 from offloader.offloader import ContextOffloader
 from workspaces import Tool, ToolOutcome, Workspace
@@ -114,18 +117,14 @@ def _remember_calls(msg: Any, names: dict[str, str]) -> None:
         return
     if not isinstance(msg, Mapping):
         return
-    for call in msg.get("tool_calls") or ():  # OpenAI
-        if isinstance(call, Mapping) and "id" in call:
-            names[str(call["id"])] = str((call.get("function") or {}).get("name", ""))
+    names.update(_openai.call_names(msg))
     content = msg.get("content")
     if isinstance(content, list):
         for block in content:
             if isinstance(block, Mapping):
-                if block.get("type") == "tool_use" and "id" in block:  # Anthropic
-                    names[str(block["id"])] = str(block.get("name", ""))
-                use = block.get("toolUse")
-                if isinstance(use, Mapping) and "toolUseId" in use:  # Strands
-                    names[str(use["toolUseId"])] = str(use.get("name", ""))
+                call = _anthropic.call_name(block) or _strands.call_name(block)
+                if call is not None:
+                    names[call[0]] = call[1]
 
 
 async def _offload_in_message(offloader: ContextOffloader, sid: str, msg: Any, names: dict[str, str]) -> Any:
@@ -138,7 +137,7 @@ async def _offload_in_message(offloader: ContextOffloader, sid: str, msg: Any, n
         return Message(msg.role, tuple(blocks), msg.name, msg.id)
     if not isinstance(msg, Mapping):
         return msg
-    if msg.get("role") == "tool" and "tool_call_id" in msg:  # OpenAI
+    if _openai.is_tool_message(msg):
         return await _offload_block(offloader, sid, msg, names)
     content = msg.get("content")
     if not isinstance(content, list):
@@ -150,15 +149,13 @@ async def _offload_in_message(offloader: ContextOffloader, sid: str, msg: Any, n
 
 
 def _is_result_block(block: Any) -> bool:
-    return isinstance(block, Mapping) and (
-        (block.get("type") == "tool_result" and "tool_use_id" in block) or isinstance(block.get("toolResult"), Mapping)
-    )
+    return isinstance(block, Mapping) and (_anthropic.is_tool_result(block) or _strands.is_result_block(block))
 
 
 async def _offload_block(offloader: ContextOffloader, sid: str, block: Any, names: dict[str, str]) -> Any:
     if isinstance(block, ToolResultBlock):
         call_id = block.id
-    elif "toolResult" in block:
+    elif _strands.is_result_block(block):
         call_id = str(block["toolResult"].get("toolUseId", ""))
     else:
         call_id = str(block.get("tool_call_id") or block.get("tool_use_id") or "")

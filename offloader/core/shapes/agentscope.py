@@ -7,7 +7,8 @@ shape, so the general converters are passed in (no import cycle).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..dataurl import data_from_url, decode_b64, parse_arguments
@@ -16,6 +17,10 @@ from ..messages import Block, DataBlock, Message, TextBlock, ToolCallBlock, Tool
 __all__ = [
     "dict_to_tool_result",
     "is_model",
+    "rebuild_element",
+    "rebuild_message",
+    "rebuild_tool_result",
+    "text_message",
     "to_block",
     "to_data_block",
     "to_message",
@@ -104,3 +109,48 @@ def dict_to_tool_result(d: Mapping[str, Any], to_blocks: Blocks) -> ToolResultBl
         content=to_blocks(d.get("output", d.get("content"))),
         is_error=bool(d.get("is_error")) or d.get("state") == "error",
     )
+
+
+# ---------------------------------------------------------------- back to AgentScope
+
+
+def rebuild_element(orig: Any, new: Block) -> Any | None:
+    """A copy of the block ``orig`` holding ``new``'s text, arguments or output; None for media."""
+    if isinstance(new, TextBlock):
+        field = "thinking" if getattr(orig, "type", None) == "thinking" else "text"
+        return orig.model_copy(update={field: new.text})
+    if isinstance(new, ToolCallBlock):
+        return orig.model_copy(update={"input": json.dumps(new.input, ensure_ascii=False)})
+    if isinstance(new, ToolResultBlock):
+        return orig.model_copy(update={"output": new.text()})
+    return None
+
+
+def rebuild_message(original: Any, replacements: Mapping[int, Block], rebuild: Callable[[Any, Block], Any]) -> Any:
+    """A copy of the ``Msg`` whose blocks at the given indexes are rebuilt by ``rebuild`` (any content shape)."""
+    content = list(original.content)
+    for index, block in replacements.items():
+        content[index] = rebuild(content[index], block)
+    return original.model_copy(update={"content": content})
+
+
+def rebuild_tool_result(original: Any, items: Sequence[str | int]) -> Any:
+    """The result with its output replaced by ``items`` (text, or the original block at an index)."""
+    output = original.output
+    if isinstance(output, str) and all(isinstance(i, str) for i in items):
+        new_output: Any = "\n".join(i for i in items if isinstance(i, str))
+    else:
+        new_output = [{"type": "text", "text": i} if isinstance(i, str) else output[i].model_dump() for i in items]
+    data = original.model_dump()
+    data["output"] = new_output
+    return type(original).model_validate(data)
+
+
+def text_message(like: Any, role: str, text: str, ident: str) -> Any:
+    """A new ``Msg`` of ``like``'s class from ``name="compactor"``; ``ident`` makes its ids (same text, same ids)."""
+    stamp = getattr(like, "created_at", None)
+    block: dict[str, Any] = {"type": "text", "text": text, "id": f"{ident}-text"}
+    msg: dict[str, Any] = {"name": "compactor", "role": role, "content": [block], "id": ident}
+    if stamp is not None:
+        block["created_at"] = msg["created_at"] = stamp
+    return type(like).model_validate(msg)

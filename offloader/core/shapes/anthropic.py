@@ -13,7 +13,15 @@ from typing import Any
 from ..dataurl import data_from_url, decode_b64, parse_arguments
 from ..messages import Block, DataBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["SOURCE_KINDS", "data_block", "is_tool_result", "to_tool_call", "to_tool_result", "with_data_url"]
+__all__ = [
+    "SOURCE_KINDS",
+    "call_name",
+    "data_block",
+    "is_tool_result",
+    "to_tool_call",
+    "to_tool_result",
+    "with_data_url",
+]
 
 #: Block types whose media sits in a ``source`` mapping.
 SOURCE_KINDS = frozenset({"image", "document", "data", "audio"})
@@ -63,3 +71,10 @@ def to_tool_result(d: Mapping[str, Any], to_blocks: Callable[[Any], tuple[Block,
         content=to_blocks(d.get("content")),
         is_error=bool(d.get("is_error", False)),
     )
+
+
+def call_name(d: Mapping[str, Any]) -> tuple[str, str] | None:
+    """``(id, tool name)`` of a ``tool_use`` block (its ``tool_result`` carries no name)."""
+    if d.get("type") != "tool_use" or "id" not in d:
+        return None
+    return str(d["id"]), str(d.get("name", ""))

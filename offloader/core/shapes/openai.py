@@ -93,10 +93,12 @@ def rebuild_tool_message(original: Mapping[str, Any], block: ToolResultBlock) ->
     return {**original, "content": content}
 
 
-def rebuild_calls(original: Mapping[str, Any], replacements: Sequence[tuple[int, ToolCallBlock]]) -> list[Any]:
+def rebuild_calls(original: Mapping[str, Any], replacements: Sequence[tuple[int, Block]]) -> list[Any]:
     """``tool_calls`` with the arguments of the calls at the given indexes replaced (JSON text)."""
     tool_calls = list(original.get("tool_calls") or ())
     for index, block in replacements:
+        if not isinstance(block, ToolCallBlock):
+            raise TypeError(f"an OpenAI tool call is rebuilt from a ToolCallBlock, not {type(block).__name__}")
         entry = dict(tool_calls[index])
         fn = dict(entry.get("function") or {})
         fn["arguments"] = json.dumps(block.input, ensure_ascii=False)

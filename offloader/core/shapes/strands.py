@@ -6,13 +6,26 @@ Every function answers None for a dict of another shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..dataurl import decode_b64, parse_arguments
 from ..messages import Block, DataBlock, JsonBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["MEDIA_KEYS", "data_block", "is_media", "to_block", "to_tool_result", "unwrap_result", "with_data_url"]
+__all__ = [
+    "MEDIA_KEYS",
+    "call_name",
+    "data_block",
+    "is_conversation",
+    "is_media",
+    "is_result_block",
+    "rebuild_element",
+    "rebuild_tool_result",
+    "to_block",
+    "to_tool_result",
+    "unwrap_result",
+    "with_data_url",
+]
 
 #: The key of a Strands media block.
 MEDIA_KEYS = ("image", "document", "video")
@@ -92,6 +105,19 @@ def unwrap_result(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     return inner if isinstance(inner, Mapping) else obj
 
 
+def is_result_block(d: Mapping[str, Any]) -> bool:
+    """A ``{"toolResult": {...}}`` content block."""
+    return isinstance(d.get("toolResult"), Mapping)
+
+
+def call_name(d: Mapping[str, Any]) -> tuple[str, str] | None:
+    """``(toolUseId, tool name)`` of a ``toolUse`` content block."""
+    use = d.get("toolUse")
+    if not isinstance(use, Mapping) or "toolUseId" not in use:
+        return None
+    return str(use["toolUseId"]), str(use.get("name", ""))
+
+
 def to_tool_result(d: Mapping[str, Any], to_blocks: Callable[[Any], tuple[Block, ...]]) -> ToolResultBlock | None:
     """A bare tool result (``toolUseId``, ``status``, ``content``)."""
     if "toolUseId" not in d:
@@ -102,3 +128,46 @@ def to_tool_result(d: Mapping[str, Any], to_blocks: Callable[[Any], tuple[Block,
         content=to_blocks(d.get("content")),
         is_error=d.get("status") == "error",
     )
+
+
+# ---------------------------------------------------------------- back to Strands
+
+
+def rebuild_element(orig: Mapping[str, Any], new: Block) -> dict[str, Any] | None:
+    """A Strands block ``orig`` holding ``new``'s text, input or result; None for a typed block."""
+    if isinstance(new, TextBlock) and "type" not in orig:
+        return {"text": new.text}
+    if isinstance(new, ToolCallBlock) and "toolUse" in orig:
+        return {**orig, "toolUse": {**orig["toolUse"], "input": new.input}}
+    if isinstance(new, ToolResultBlock):
+        if isinstance(orig.get("toolResult"), Mapping):
+            return {**orig, "toolResult": {**orig["toolResult"], "content": [{"text": new.text()}]}}
+        if "toolUseId" in orig:
+            return {**orig, "content": [{"text": new.text()}]}
+    return None
+
+
+def rebuild_tool_result(original: Mapping[str, Any], items: Sequence[str | int]) -> dict[str, Any] | None:
+    """A tool result (bare or wrapped) whose content becomes ``items``; None for another shape."""
+    inner = original.get("toolResult")
+    if isinstance(inner, Mapping):
+        return {**original, "toolResult": _with_content(inner, items)}
+    if "toolUseId" in original:
+        return _with_content(original, items)
+    return None
+
+
+def _with_content(result: Mapping[str, Any], items: Sequence[str | int]) -> dict[str, Any]:
+    content = result.get("content") or []
+    return {**result, "content": [{"text": i} if isinstance(i, str) else content[i] for i in items]}
+
+
+def is_conversation(messages: Sequence[Any]) -> bool:
+    """True when the first message with block content uses Strands blocks (no ``type`` key)."""
+    for msg in messages:
+        content = msg.get("content") if isinstance(msg, Mapping) else None
+        if isinstance(content, list):
+            for item in content:
+                if isinstance(item, Mapping):
+                    return "type" not in item
+    return False
