@@ -1,7 +1,8 @@
 """The leaf core shared by ``offloader`` and ``workspaces``; it imports nothing of ours above it.
 
-* :mod:`~offloader.core.messages`, :mod:`~offloader.core.convert`: the message model and
-  the converters from framework shapes;
+* :mod:`~offloader.core.messages`, :mod:`~offloader.core.convert`,
+  :mod:`~offloader.core.reshape`: the message model, and reading and writing back each
+  framework's shape (one module per shape in :mod:`~offloader.core.shapes`);
 * :mod:`~offloader.core.protocol`: the Offloader and Storage protocols;
 * :mod:`~offloader.core.backend`: what the top layer relies on from a workspace;
 * :mod:`~offloader.core.layout`: file names and record formats of the on-disk layout;
