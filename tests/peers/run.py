@@ -20,11 +20,12 @@ manifest's, and so must the installed package (``nox -s peers`` installs the
 pinned versions). A mismatch is refused, never run.
 
 The cache is ``PEERS_CACHE`` or ``~/.cache/offloader-peers``. The suites then
-run with ``swap_<framework>`` loaded as a pytest plugin: it replaces only the
-constructors of the framework's classes with ours; every assertion is the
-framework's own. ``--baseline`` runs the same tests unswapped, against the
-framework's own classes. A framework whose tests cannot be obtained is reported
-as NOT RUN and fails the run when ``--require`` (or ``PEERS_REQUIRE=1``) is given.
+run with ``swap_<framework>`` loaded as a pytest plugin (after ``_peers``, the
+reporting hooks every swap shares): it replaces only the constructors of the
+framework's classes with ours; every assertion is the framework's own.
+``--baseline`` runs the same tests unswapped, against the framework's own classes.
+A framework whose tests cannot be obtained is reported as NOT RUN and fails the
+run when ``--require`` (or ``PEERS_REQUIRE=1``) is given.
 """
 
 from __future__ import annotations
@@ -211,6 +212,8 @@ def run_suite(name: str, spec: dict[str, Any], dest: Path, baseline: bool, extra
         sys.executable,
         "-m",
         "pytest",
+        "-p",
+        "_peers",  # the shared reporting hooks, loaded first so pytest rewrites its asserts
         "-p",
         f"swap_{name}",
         "-p",

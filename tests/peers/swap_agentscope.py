@@ -13,19 +13,10 @@ import os
 from typing import Any
 
 import pytest
-from _peers import (
-    mark_used,
-    patch_names,
-    pytest_collection_modifyitems,
-    pytest_runtest_makereport,
-    swap_class,
-    swapping,
-)
+from _peers import mark_used, patch_names, swap_class, swapping
 from agentscope.workspace import LocalWorkspace as TheirLocalWorkspace
 
 from workspaces import LocalWorkspace
-
-__all__ = ["pytest_collection_modifyitems", "pytest_runtest_makereport"]
 
 
 @pytest.fixture(autouse=True)

@@ -11,20 +11,11 @@ import os
 from typing import Any
 
 import pytest
-from _peers import (
-    mark_used,
-    patch_names,
-    pytest_collection_modifyitems,
-    pytest_runtest_makereport,
-    swap_class,
-    swapping,
-)
+from _peers import mark_used, patch_names, swap_class, swapping
 from deepagents.backends.filesystem import FilesystemBackend
 
 from offloader.integrations.deepagents import WorkspaceBackend, deepagents_backend
 from workspaces import LocalWorkspace
-
-__all__ = ["pytest_collection_modifyitems", "pytest_runtest_makereport"]
 
 
 @pytest.fixture(autouse=True)

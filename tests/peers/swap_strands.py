@@ -19,14 +19,7 @@ import uuid
 from typing import Any
 
 import pytest
-from _peers import (
-    mark_used,
-    patch_names,
-    pytest_collection_modifyitems,
-    pytest_runtest_makereport,
-    swap_class,
-    swapping,
-)
+from _peers import mark_used, patch_names, swap_class, swapping
 from strands.storage import InMemoryStorage as UnifiedMemory
 from strands.storage import LocalFileStorage
 from strands.vended_plugins.context_offloader.storage import FileStorage
@@ -36,8 +29,6 @@ from offloader.integrations.strands import WorkspaceKeyStorage
 from offloader.storage import InMemoryStorage, WorkspaceStorage
 from workspaces import LocalWorkspace
 from workspaces.fsspec import FsspecWorkspace
-
-__all__ = ["pytest_collection_modifyitems", "pytest_runtest_makereport"]
 
 
 def _refuse(kwargs: dict[str, Any], *names: str) -> None:
