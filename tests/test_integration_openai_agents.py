@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,55 +18,33 @@ from agents import Agent, RunConfig, Runner
 from agents import function_tool as sdk_function_tool
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 
-from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
 from offloader.core.messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.core.shapes.responses import rebuild_item
 from offloader.integrations.openai_agents import OffloadModelInput, WorkspaceSession, function_tool
 from offloader.storage import InMemoryStorage
+from tests import loop_support as loop
 from workspaces import LocalWorkspace
 
 pytestmark = pytest.mark.anyio
-
-FAILURE = "ERROR test_refund_rounding: expected 10.00, got 9.99 (payments/refund.py:212)"
-LOG_BYTES = 5 * 1024 * 1024
-
-
-def build_log() -> str:
-    """About 5 MB of build output with one failure line in the middle."""
-    line = "[{:06d}] compiling src/module_{:04d}.c with -O2 -Wall ... ok"
-    count = LOG_BYTES // len(line.format(0, 0))
-    lines = [line.format(i, i % 977) for i in range(count)]
-    lines[count // 2] = FAILURE
-    return "\n".join(lines)
-
-
-LOG = build_log()
 
 
 @sdk_function_tool
 def run_build() -> str:
     """Run the build and return its log."""
-    return LOG
+    return loop.LOG
 
 
 def _outputs(call: ModelCall) -> list[dict[str, Any]]:
     return [i for i in call.input if isinstance(i, dict) and i.get("type") == "function_call_output"]
 
 
-def _reference(text: str) -> str:
-    found = re.search(r"^\s+(\S+tool_result-\S+\.txt) \(", text, re.MULTILINE)
-    assert found, text[:2000]
-    return found.group(1)
-
-
 def _script(read_back: str) -> ScriptedModel:
     """Turn 1: run the build. Turn 2: read the failure back by reference. Turn 3: answer."""
 
     def read(call: ModelCall) -> Any:
-        ref = _reference(_outputs(call)[-1]["output"])
-        args = {"pattern": "ERROR", "path": ref} if read_back == "Grep" else {"reference": ref, "pattern": "ERROR"}
-        return [function_call(read_back, args, call_id="call-read")]
+        ref = loop.reference_in(_outputs(call)[-1]["output"])
+        return [function_call(read_back, loop.read_back_arguments(read_back, ref), call_id="call-read")]
 
     def answer(call: ModelCall) -> Any:
         line = next(x for x in _outputs(call)[-1]["output"].splitlines() if "ERROR test_" in x)
@@ -96,20 +73,20 @@ async def test_three_turn_loop_sends_the_preview_and_reads_the_failure_back(tmp_
     calls = model.calls
     assert len(calls) == 3
     second = json.dumps(calls[1].input)
-    assert len(LOG) >= LOG_BYTES - 100 and len(second) < 20_000  # the preview, not the 5 MB
+    assert len(loop.LOG) >= loop.LOG_BYTES - 100 and len(second) < 20_000  # the preview, not the 5 MB
     assert "[Offloaded:" in second and "tool_result-call-build.txt" in second  # preview + reference
-    assert FAILURE in second  # the preview keeps the failure line
+    assert loop.FAILURE in second  # the preview keeps the failure line
     read = _outputs(calls[2])[-1]
-    assert read["call_id"] == "call-read" and FAILURE in read["output"]
+    assert read["call_id"] == "call-read" and loop.FAILURE in read["output"]
     assert len(json.dumps(calls[2].input)) < 30_000
-    assert FAILURE in str(result.final_output)
+    assert loop.FAILURE in str(result.final_output)
     # The SDK's own history still holds the whole log, untouched.
     own = [i for i in result.to_input_list() if isinstance(i, dict) and i.get("type") == "function_call_output"]
-    assert own[0]["call_id"] == "call-build" and own[0]["output"] == LOG
+    assert own[0]["call_id"] == "call-build" and own[0]["output"] == loop.LOG
     kept = [i for i in await session.get_items() if i.get("type") == "function_call_output"]
-    assert kept[0]["output"] == LOG  # and so does the session
+    assert kept[0]["output"] == loop.LOG  # and so does the session
     stored = (tmp_path / "ws" / "sessions" / "build-1" / "tool_result-call-build.txt").read_text()
-    assert stored == LOG
+    assert stored == loop.LOG
 
 
 def _conversation(turns: int) -> list[dict[str, Any]]:
@@ -146,9 +123,7 @@ def _conversation(turns: int) -> list[dict[str, Any]]:
 async def test_input_plus_one_turn_is_a_stable_prefix_and_the_input_is_untouched(tmp_path: Path) -> None:
     items = _conversation(12)
     before = json.dumps(items)
-    offload = OffloadModelInput(
-        LocalWorkspace(tmp_path / "ws"), "stable", compact=False, max_result_tokens=800, preview_tokens=200
-    )
+    offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "stable", compact=False, **loop.SMALL_PREVIEWS)
     outputs = [await offload.prepare(items[:end]) for end in range(5, len(items) + 1, 4)]
     assert json.dumps(items) == before
     for shorter, longer in itertools.pairwise(outputs):
@@ -160,21 +135,16 @@ async def test_input_plus_one_turn_is_a_stable_prefix_and_the_input_is_untouched
 async def _tight_window(tmp_path: Path, conversation: list[Any]) -> int:
     """A window the offloaded conversation overflows by the end (whatever the preview's size)."""
     probe = OffloadModelInput(
-        LocalWorkspace(tmp_path / "probe"), "probe", max_result_tokens=800, preview_tokens=200, window=10**9
+        LocalWorkspace(tmp_path / "probe"), "probe", window=loop.PROBE_WINDOW, **loop.SMALL_PREVIEWS
     )
     await probe.prepare(conversation)
     assert probe.last_compaction is not None
-    overhead = int(10**9 * CompactionPolicy().system_overhead_ratio)  # counted for the unseen system prompt
-    return int((probe.last_compaction.tokens_before - overhead) * 0.9)
+    return loop.window_to_overflow(probe.last_compaction)
 
 
 async def test_compaction_of_responses_items_keeps_pairs_and_survives_a_restart(tmp_path: Path) -> None:
     items = _conversation(16)
-    settings: dict[str, Any] = {
-        "window": await _tight_window(tmp_path, items),
-        "max_result_tokens": 800,
-        "preview_tokens": 200,
-    }
+    settings: dict[str, Any] = {"window": await _tight_window(tmp_path, items), **loop.SMALL_PREVIEWS}
     offload = OffloadModelInput(LocalWorkspace(tmp_path / "ws"), "compact", **settings)
     outputs, levels = [], []
     for end in range(5, len(items) + 1, 4):
@@ -203,7 +173,7 @@ async def test_compaction_of_responses_items_keeps_pairs_and_survives_a_restart(
 async def test_structured_outputs_stay_structured_and_in_memory_storage_works() -> None:
     offload = OffloadModelInput(InMemoryStorage(), "mem", compact=False, max_result_tokens=300, preview_tokens=100)
     image = {"type": "input_image", "image_url": "https://example.invalid/chart.png"}
-    output = [{"type": "input_text", "text": LOG[:100_000]}, image]
+    output = [{"type": "input_text", "text": loop.LOG[:100_000]}, image]
     items = [
         {"type": "function_call", "call_id": "c", "name": "report", "arguments": "{}"},
         {"type": "function_call_output", "call_id": "c", "output": output},
@@ -211,7 +181,7 @@ async def test_structured_outputs_stay_structured_and_in_memory_storage_works() 
     out = await offload.prepare(items)
     new = out[1]["output"]
     assert new[0]["type"] == "input_text" and new[0]["text"].startswith("[Offloaded:") and new[1] == image
-    assert items[1]["output"] is output and output[0]["text"] == LOG[:100_000]
+    assert items[1]["output"] is output and output[0]["text"] == loop.LOG[:100_000]
     assert [t.name for t in offload.tools()] == ["retrieve_offloaded_content"]
 
 

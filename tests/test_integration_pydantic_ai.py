@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,40 +33,19 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
-from offloader.compaction import CompactionPolicy
 from offloader.core.convert import to_message, to_tool_result
 from offloader.core.messages import TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.core.shapes.pydantic_ai import rebuild_message
 from offloader.integrations.pydantic_ai import OffloadHistory
 from offloader.storage import InMemoryStorage
+from tests import loop_support as loop
 from workspaces import LocalWorkspace
 
 pytestmark = pytest.mark.anyio
 
-FAILURE = "ERROR test_refund_rounding: expected 10.00, got 9.99 (payments/refund.py:212)"
-LOG_BYTES = 5 * 1024 * 1024
-
-
-def build_log() -> str:
-    """About 5 MB of build output with one failure line in the middle."""
-    line = "[{:06d}] compiling src/module_{:04d}.c with -O2 -Wall ... ok"
-    count = LOG_BYTES // len(line.format(0, 0))
-    lines = [line.format(i, i % 977) for i in range(count)]
-    lines[count // 2] = FAILURE
-    return "\n".join(lines)
-
-
-LOG = build_log()
-
 
 def _dump(messages: list[ModelMessage]) -> str:
     return ModelMessagesTypeAdapter.dump_json(messages).decode()
-
-
-def _reference(text: str) -> str:
-    found = re.search(r"^\s+(\S+tool_result-\S+\.txt) \(", text, re.MULTILINE)
-    assert found, text[:2000]
-    return found.group(1)
 
 
 def _scripted(read_back: str, seen: list[list[ModelMessage]]) -> FunctionModel:
@@ -81,8 +59,7 @@ def _scripted(read_back: str, seen: list[list[ModelMessage]]) -> FunctionModel:
             return ModelResponse(parts=[ToolCallPart("run_build", {}, tool_call_id="call-build")])
         text = str(last.parts[0].content)
         if len(seen) == 2:
-            ref = _reference(text)
-            args = {"pattern": "ERROR", "path": ref} if read_back == "Grep" else {"reference": ref, "pattern": "ERROR"}
+            args = loop.read_back_arguments(read_back, loop.reference_in(text))
             return ModelResponse(parts=[ToolCallPart(read_back, args, tool_call_id="call-read")])
         line = next(line for line in text.splitlines() if "ERROR test_" in line)
         return ModelResponse(parts=[TextPart(f"The build failed: {line.strip()}")])
@@ -99,24 +76,24 @@ async def test_three_turn_loop_sends_the_preview_and_reads_the_failure_back(tmp_
     @agent.tool_plain
     def run_build() -> str:
         """Run the build and return its log."""
-        return LOG
+        return loop.LOG
 
     result = await agent.run("Why did the build fail?")
 
     assert len(seen) == 3
     second = _dump(seen[1])
-    assert len(LOG) >= LOG_BYTES - 100 and len(second) < 20_000  # the preview, not the 5 MB
+    assert len(loop.LOG) >= loop.LOG_BYTES - 100 and len(second) < 20_000  # the preview, not the 5 MB
     assert "[Offloaded:" in second and "tool_result-call-build.txt" in second  # preview + reference
-    assert FAILURE in second  # the preview keeps the failure line
+    assert loop.FAILURE in second  # the preview keeps the failure line
     read = seen[2][-1].parts[0]
     assert isinstance(read, ToolReturnPart) and read.tool_name == read_back
-    assert FAILURE in str(read.content) and len(_dump(seen[2])) < 30_000
-    assert FAILURE in result.output
+    assert loop.FAILURE in str(read.content) and len(_dump(seen[2])) < 30_000
+    assert loop.FAILURE in result.output
     # The framework's own history still holds the whole log, untouched.
     returns = [p for m in result.all_messages() for p in m.parts if isinstance(p, ToolReturnPart)]
-    assert returns[0].tool_name == "run_build" and returns[0].content == LOG
+    assert returns[0].tool_name == "run_build" and returns[0].content == loop.LOG
     stored = (tmp_path / "ws" / "sessions" / "build-1" / "tool_result-call-build.txt").read_text()
-    assert stored == LOG
+    assert stored == loop.LOG
 
 
 async def test_a_caller_history_is_never_mutated_and_the_next_run_continues(tmp_path: Path) -> None:
@@ -127,7 +104,7 @@ async def test_a_caller_history_is_never_mutated_and_the_next_run_continues(tmp_
     @agent.tool_plain
     def run_build() -> str:
         """Run the build and return its log."""
-        return LOG
+        return loop.LOG
 
     first = await agent.run("Why did the build fail?")
     earlier = first.all_messages()
@@ -141,7 +118,7 @@ async def test_a_caller_history_is_never_mutated_and_the_next_run_continues(tmp_
     await followup.run("Thanks", message_history=earlier)
     assert _dump(earlier) == snapshot  # the caller's messages are unchanged
     sent = _dump(seen[-1])
-    assert FAILURE in sent and len(sent) < 40_000 and LOG not in sent
+    assert loop.FAILURE in sent and len(sent) < 40_000 and loop.LOG not in sent
     # What was sent for the first run's last request is a prefix of what was sent now.
     assert _dump(seen[2]).rstrip("]") in sent
 
@@ -164,9 +141,7 @@ def _conversation(turns: int) -> list[ModelMessage]:
 
 async def test_history_plus_one_turn_is_a_stable_prefix(tmp_path: Path) -> None:
     messages = _conversation(12)
-    history = OffloadHistory(
-        LocalWorkspace(tmp_path / "ws"), "stable", compact=False, max_result_tokens=800, preview_tokens=200
-    )
+    history = OffloadHistory(LocalWorkspace(tmp_path / "ws"), "stable", compact=False, **loop.SMALL_PREVIEWS)
     before = _dump(messages)
     outputs = [await history(messages[:end]) for end in range(5, len(messages) + 1, 4)]  # each ends in a request
     assert _dump(messages) == before  # never mutated
@@ -177,22 +152,15 @@ async def test_history_plus_one_turn_is_a_stable_prefix(tmp_path: Path) -> None:
 
 async def _tight_window(tmp_path: Path, conversation: list[Any]) -> int:
     """A window the offloaded conversation overflows by the end (whatever the preview's size)."""
-    probe = OffloadHistory(
-        LocalWorkspace(tmp_path / "probe"), "probe", max_result_tokens=800, preview_tokens=200, window=10**9
-    )
+    probe = OffloadHistory(LocalWorkspace(tmp_path / "probe"), "probe", window=loop.PROBE_WINDOW, **loop.SMALL_PREVIEWS)
     await probe(conversation)
     assert probe.last_compaction is not None
-    overhead = int(10**9 * CompactionPolicy().system_overhead_ratio)  # counted for the unseen system prompt
-    return int((probe.last_compaction.tokens_before - overhead) * 0.9)
+    return loop.window_to_overflow(probe.last_compaction)
 
 
 async def test_compaction_keeps_the_prefix_between_its_steps_and_survives_a_restart(tmp_path: Path) -> None:
     messages = _conversation(16)
-    settings: dict[str, Any] = {
-        "window": await _tight_window(tmp_path, messages),
-        "max_result_tokens": 800,
-        "preview_tokens": 200,
-    }
+    settings: dict[str, Any] = {"window": await _tight_window(tmp_path, messages), **loop.SMALL_PREVIEWS}
     history = OffloadHistory(LocalWorkspace(tmp_path / "ws"), "stable", **settings)
     outputs, levels = [], []
     for end in range(5, len(messages) + 1, 4):
@@ -255,7 +223,7 @@ async def test_process_history_capability_and_in_memory_storage() -> None:
     @agent.tool_plain
     def run_build() -> str:
         """Run the build."""
-        return LOG[:200_000]
+        return loop.LOG[:200_000]
 
     result = await agent.run("build")
     assert "[Offloaded:" in _dump(seen[1]) and len(_dump(seen[1])) < 10_000
