@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HEALTHY", "PRIORS", "Prior", "Scanner", "classify", "make_scanner"]
+__all__ = ["CLEAN_VERDICT", "HEALTHY", "PRIORS", "Prior", "Scanner", "classify", "make_scanner"]
 
 _log = logging.getLogger("offloader.signal")
 
@@ -78,7 +78,10 @@ _TOOL_VERDICTS = (
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
     Prior(r"\b(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
-    Prior(r"\[(error|fatal|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
+    # a level in brackets, after a time or not ("[error]", "[05:17:44 ERR]")
+    Prior(r"\[([0-9][0-9:.T -]* )?(error|err|fatal|ftl|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
+    # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
+    Prior(r"^[EF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", "fail", 3.0, caseless=False),
     Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
     Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})", "fail", 3.0, caseless=False),
     Prior(r"\b[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?(:|$)", "fail", 3.0, caseless=False),
@@ -117,6 +120,13 @@ HEALTHY = re.compile(
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)\s*[=:]\s*0\b(?!\.)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
+)
+
+#: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log
+#: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.
+CLEAN_VERDICT = re.compile(
+    r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
+    r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
 )
 
 

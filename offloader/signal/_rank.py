@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from ._patterns import HEALTHY, classify
+from ._patterns import CLEAN_VERDICT, HEALTHY, classify
 from ._scan import Scan
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template"]
@@ -32,6 +32,8 @@ REPEATED = 5
 STDERR_BONUS = 1.0
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
+#: A runner's closing verdict is looked for in this many last lines.
+VERDICT_LINES = 30
 
 _ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _MASK = re.compile(
@@ -44,6 +46,10 @@ _NAMES = re.compile(
 )
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
+#: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
+_FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
+#: Sibling fields before a field that matched (they say which record it is).
+SIBLINGS = 4
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
@@ -108,6 +114,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
+    verdict = _closing_verdict(rows, weights, scan.lines)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -120,8 +127,31 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
         if stderr:
             unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
+        if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
+            unit.failure = False
         units.append(unit)
     return units
+
+
+def _closing_verdict(
+    rows: list[tuple[int, int, int, int, str]], weights: list[tuple[float, float, float, float]], total: int
+) -> int:
+    """The line number of a clean closing verdict (``306 passed``, ``BUILD SUCCESS``), or 0.
+
+    It counts only among the last lines, when no summary there mentions a failure
+    (once healthy zero counts such as ``0 failed`` are removed) and no failure line follows it.
+    """
+    verdict = 0
+    for (lineno, _, _, _, text), (fail, summary, word, _) in zip(rows, weights, strict=True):
+        if lineno <= total - VERDICT_LINES:
+            continue
+        if summary > 0 and (fail > 0 or word > 0):
+            return 0
+        if fail == 0 and word == 0 and CLEAN_VERDICT.search(text):
+            verdict = lineno
+        elif fail >= FAILURE_WEIGHT:
+            verdict = 0
+    return verdict
 
 
 def _weights(text: str) -> tuple[float, float, float, float]:
@@ -236,6 +266,9 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             if _FRAME_BEFORE.search(prev):
                 unit.context.extend(found)
                 break
+    field = _FIELD.match(text)
+    if field is not None:
+        _add_siblings(scan, unit, field.group(1))
     end = unit.end
     for ahead in range(1, 5):
         bounds = _line_after(scan, end)
@@ -243,3 +276,18 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             break
         unit.context.append((unit.lineno + ahead, *bounds))
         end = bounds[1]
+
+
+def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
+    """The fields of the same record before ``unit`` (same indentation, back to the record's start)."""
+    start, found = unit.start, []
+    for back in range(1, SIBLINGS + 1):
+        bounds = _line_before(scan, start)
+        if bounds is None:
+            break
+        field = _FIELD.match(_text(scan, bounds))
+        if field is None or field.group(1) != indent:
+            break
+        found.append((unit.lineno - back, *bounds))
+        start = bounds[0]
+    unit.context.extend(found)

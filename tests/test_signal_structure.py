@@ -1,0 +1,64 @@
+"""The general mechanisms of the signal engine, each on a small synthetic output.
+
+The corpus tests (test_signal_corpus.py) show them on real outputs; these pin the
+rule itself, including the cases where it must not apply.
+"""
+
+from __future__ import annotations
+
+from offloader.signal import make_preview, read_signal
+from offloader.tokens import TiktokenCounter
+
+COUNTER = TiktokenCounter()
+
+
+def _suite(tail: list[str]) -> str:
+    lines = [f"test_api.py::test_case_{i} PASSED" for i in range(400)]
+    lines[200] = "test_api.py::test_declines ERROR payment declined: gateway timeout (simulated)"
+    return "\n".join(lines + tail) + "\n"
+
+
+def test_errors_logged_before_a_clean_runner_verdict_do_not_make_the_run_failing() -> None:
+    assert not read_signal(_suite(["", "==== 400 passed in 1.20s ===="])).failing
+
+
+def test_a_failure_after_the_verdict_still_counts() -> None:
+    text = _suite(["==== 400 passed in 1.20s ====", "Traceback (most recent call last):", "KeyError: 'x'"])
+    assert read_signal(text).failing
+
+
+def test_a_verdict_that_mentions_failures_excuses_nothing() -> None:
+    assert read_signal(_suite(["# pass 399", "# fail 1", "# todo 0"])).failing
+    assert read_signal(_suite(["==== 1 failed, 399 passed in 1.20s ===="])).failing
+
+
+def test_a_tools_own_success_line_excuses_nothing() -> None:
+    assert read_signal(_suite(["Successfully installed attrs-23.2.0"])).failing
+
+
+def test_a_glog_error_line_is_failure_evidence() -> None:
+    lines = [
+        f"I1201 05:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d}  42 sync.go:88] Synced pod web-{i}" for i in range(3000)
+    ]
+    lines[1700] = "E1201 05:28:20.001700  42 sync.go:120] Failed to sync pod web-17: context deadline exceeded"
+    signal = read_signal("\n".join(lines) + "\n")
+    assert signal.failing
+    assert [u.lineno for u in signal.units if u.failure] == [1701]
+
+
+def test_a_failed_field_in_pretty_json_brings_the_fields_that_name_its_record() -> None:
+    records = [
+        f'    {{\n        "id": {i},\n        "status": "ok",\n        "ms": {i % 300}\n    }}' for i in range(900)
+    ]
+    records[444] = '    {\n        "id": 444,\n        "status": "failed",\n        "error": "upstream timeout"\n    }'
+    text = '{\n    "results": [\n' + ",\n".join(records) + "\n    ]\n}\n"
+    preview = make_preview(text, counter=COUNTER, preview_tokens=500)
+    assert '"error": "upstream timeout"' in preview
+    assert '"id": 444' in preview
+
+
+def test_hex_byte_runs_are_one_template_so_a_one_off_line_among_them_is_kept() -> None:
+    dump = [f"        {':'.join(f'{(i * 7 + j) % 256:02x}' for j in range(18))}:" for i in range(300)]
+    dump.insert(150, "        Subject: CN = api.internal.example")
+    preview = make_preview("Certificate:\n" + "\n".join(dump) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "Subject: CN = api.internal.example" in preview
