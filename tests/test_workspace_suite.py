@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import anyio
 import pytest
@@ -26,11 +27,19 @@ from workspaces import LocalWorkspace, Workspace
 from workspaces.testing import WorkspaceSuite
 
 
-class TestLocalWorkspace(WorkspaceSuite):
+class _BackendSuite(WorkspaceSuite):
+    """The suite on one of our backends, opened by its factory in ``tests/backends``."""
+
+    backend: ClassVar[ModuleType]
+
     @pytest.fixture
     async def workspace(self, tmp_path: Path) -> AsyncIterator[Workspace]:
-        async with local.open_workspace(tmp_path) as ws:
+        async with self.backend.open_workspace(tmp_path) as ws:
             yield ws
+
+
+class TestLocalWorkspace(_BackendSuite):
+    backend = local
 
     @pytest.fixture
     async def full_workspace(self, full_disk: Path) -> AsyncIterator[Workspace]:  # noqa: F811
@@ -48,11 +57,8 @@ class TestLocalWorkspace(WorkspaceSuite):
         await anyio.to_thread.run_sync(plant)  # the blocking detector watches the loop in tests too
 
 
-class TestDockerWorkspace(WorkspaceSuite):
-    @pytest.fixture
-    async def workspace(self, tmp_path: Path) -> AsyncIterator[Workspace]:
-        async with docker_backend.open_workspace(tmp_path) as ws:
-            yield ws
+class TestDockerWorkspace(_BackendSuite):
+    backend = docker_backend
 
     @pytest.fixture
     async def full_workspace(self) -> AsyncIterator[Workspace]:
@@ -66,11 +72,8 @@ class TestDockerWorkspace(WorkspaceSuite):
             yield ws
 
 
-class TestE2BWorkspace(WorkspaceSuite):
-    @pytest.fixture
-    async def workspace(self, tmp_path: Path) -> AsyncIterator[Workspace]:
-        async with e2b_backend.open_workspace(tmp_path) as ws:
-            yield ws
+class TestE2BWorkspace(_BackendSuite):
+    backend = e2b_backend
 
     @pytest.mark.xfail(
         strict=True,
@@ -107,15 +110,9 @@ class TestE2BWorkspace(WorkspaceSuite):
             yield ws
 
 
-class TestFsspecMemoryWorkspace(WorkspaceSuite):
-    @pytest.fixture
-    async def workspace(self, tmp_path: Path) -> AsyncIterator[Workspace]:
-        async with fsspec_memory.open_workspace(tmp_path) as ws:
-            yield ws
+class TestFsspecMemoryWorkspace(_BackendSuite):
+    backend = fsspec_memory
 
 
-class TestS3Workspace(WorkspaceSuite):
-    @pytest.fixture
-    async def workspace(self, tmp_path: Path) -> AsyncIterator[Workspace]:
-        async with s3.open_workspace(tmp_path) as ws:
-            yield ws
+class TestS3Workspace(_BackendSuite):
+    backend = s3
