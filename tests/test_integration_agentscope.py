@@ -110,6 +110,19 @@ def _call(call_id: str, name: str, **arguments: Any) -> list[Any]:
     return [ToolCallBlock(id=call_id, name=name, input=json.dumps(arguments))]
 
 
+def _kept_head(sent: str) -> str:
+    """The head of the big ``fetch-1`` result that AgentScope kept in the context it sent."""
+    (kept,) = [
+        b
+        for m in json.loads(sent)
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result" and b["id"] == "fetch-1"
+    ]
+    text: str = kept["output"][0]["text"]
+    return text.split("\n<<<TRUNCATED>>>")[0]
+
+
 def _truncated_path(text: str) -> str:
     found = re.findall(r"You can refer to the file in '([^']+)'", text)
     assert found, "the model never saw an offload reference"
@@ -221,15 +234,7 @@ async def test_truncated_tool_result_is_offloaded_to_the_workspace(run: Run) -> 
 @pytest.mark.anyio
 async def test_context_plus_offloaded_file_is_the_whole_output(run: Run) -> None:
     """AgentScope keeps a head in context and offloads the rest: together, nothing is lost."""
-    sent = json.loads(run.model.seen[1])
-    (kept,) = [
-        b
-        for m in sent
-        if isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result" and b["id"] == "fetch-1"
-    ]
-    head = kept["output"][0]["text"].split("\n<<<TRUNCATED>>>")[0]
+    head = _kept_head(run.model.seen[1])
     stored = Path(_truncated_path(run.model.seen[1])).read_text()
     assert len(head) < 20_000
     assert head + stored == build_log()
@@ -378,15 +383,7 @@ async def test_every_workspace_backend_is_a_drop_in_offloader(workspace: Any) ->
     await agent.reply(UserMsg("user", [TextBlock(text="Why did the build fail?"), picture]))
 
     assert len(model.seen) == 5
-    sent = json.loads(model.seen[1])
-    (kept,) = [
-        b
-        for m in sent
-        if isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result" and b["id"] == "fetch-1"
-    ]
-    head = kept["output"][0]["text"].split("\n<<<TRUNCATED>>>")[0]
+    head = _kept_head(model.seen[1])
     stored = await workspace.read_bytes(_truncated_path(model.seen[1]))
     assert head + stored.decode() == build_log()
     assert "NEEDLE failure in module zeta" in json.loads(model.seen[2])[-1]["content"][-1]["output"][0]["text"]

@@ -15,26 +15,12 @@ import pytest
 
 from offloader.signal import json_shape, make_preview, preview_over_budget, read_signal
 from offloader.signal._scan import TEXT_WINDOW
-from offloader.tokens import HeuristicCounter, TiktokenCounter, TokenCounter
+from offloader.tokens import HeuristicCounter, TiktokenCounter
+from tests.counter_support import FeedCounter
 
 COUNTER = TiktokenCounter()
 _NUMBERED = re.compile(r"^ *(\d+)\t(.*)$")
 _OMITTED = re.compile(r"^\.\.\. \[lines? ([\d,]+)(?:-([\d,]+))? omitted\] \.\.\.$")
-
-
-class FeedCounter:
-    """Wraps a real counter and records the characters it was fed."""
-
-    def __init__(self, inner: TokenCounter) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.fed = 0
-        self.largest = 0
-
-    def count(self, text: str) -> int:
-        self.fed += len(text)
-        self.largest = max(self.largest, len(text))
-        return self.inner.count(text)
 
 
 def numbered(preview: str) -> dict[int, str]:

@@ -18,16 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.race_support import (
-    MARK,
-    Flipper,
-    differences,
-    drive,
-    plant_decoy,
-    race_seconds,
-    settle,
-    snapshot,
-)
+from tests.race_support import MARK, Flipper, differences, drive, plant_decoy, race_seconds, settle, snapshot
 from workspaces import LocalWorkspace
 from workspaces.fsspec import FsspecWorkspace
 

@@ -19,30 +19,15 @@ from offloader.tokens import (
     CallableCounter,
     HeuristicCounter,
     TiktokenCounter,
-    TokenCounter,
     default_counter,
     estimate_tokens,
     exceeds,
     head_within,
     verify_offline_copy,
 )
+from tests.counter_support import FeedCounter
 
 GENUINE_CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
-
-
-class FeedCounter:
-    """Wraps a real counter and records how many characters it was fed."""
-
-    def __init__(self, inner: TokenCounter) -> None:
-        self.inner = inner
-        self.name = f"feed({inner.name})"
-        self.fed = 0
-        self.largest = 0
-
-    def count(self, text: str) -> int:
-        self.fed += len(text)
-        self.largest = max(self.largest, len(text))
-        return self.inner.count(text)
 
 
 # ------------------------------------------------------------ heuristic
