@@ -112,7 +112,7 @@ class DockerWorkspace(Workspace):
         self.ledger_batch = ledger_batch
         self._file_mode = file_mode
         self._runner = ContainerRunner(
-            container,
+            given=container,
             image=image,
             client=client,
             user=user or "",
