@@ -36,8 +36,10 @@ metadata xattrs, the control-plane API (debug mode skips it), HTTP/2 (the SDK
 uses HTTP/1.1 on plaintext), and real disk-full conditions (507 is injected).
 
 Every request is recorded (method, path, query, headers) so tests can assert
-wire traffic, and :meth:`EnvdServer.fail_next` injects plain HTTP errors the
-way E2B's edge proxy answers (429, 502, 507).
+wire traffic. :meth:`EnvdServer.fail_next` injects plain HTTP errors the way
+E2B's edge proxy answers (429, 502, 503, 507); :meth:`EnvdServer.fault_next`
+injects network faults: a connection dropped before or after the request took
+effect, a late answer, a stream that stalls.
 """
 
 from __future__ import annotations
@@ -107,6 +109,12 @@ class _Fault:
     message: str
     prefix: str
     times: int
+    kind: str = "status"  # or one of _NETWORK_FAULTS
+    delay: float = 0.0
+
+
+#: What :meth:`EnvdServer.fault_next` can inject.
+_NETWORK_FAULTS = ("drop", "drop_after", "slow", "stall")
 
 
 @dataclass
@@ -185,11 +193,29 @@ class EnvdServer:
 
     def fail_next(self, status: int, *, times: int = 1, prefix: str = "/", message: str | None = None) -> None:
         """Answer the next ``times`` requests under ``prefix`` with a plain HTTP error, as E2B's proxy does."""
-        text = message or {429: "rate limit exceeded", 502: "bad gateway", 507: "not enough disk space"}.get(
-            status, f"error {status}"
-        )
+        text = message or {
+            429: "rate limit exceeded",
+            502: "bad gateway",
+            503: "service unavailable",
+            507: "not enough disk space",
+        }.get(status, f"error {status}")
         with self._lock:
             self._faults.append(_Fault(status, text, prefix, times))
+
+    def fault_next(self, kind: str, *, times: int = 1, prefix: str = "/", delay: float = 0.0) -> None:
+        """Inject a network fault into the next ``times`` requests under ``prefix``.
+
+        ``drop``: the connection is cut right after the answer's headers, and the
+        request is never handled. ``drop_after``: the request is handled (its effect
+        happens), then the answer is cut after its headers, as when a connection dies
+        on the way back. ``slow``: the request waits ``delay`` seconds before it is
+        handled. ``stall``: the answer's first chunk (a stream's start event) goes
+        out, the rest waits ``delay`` seconds.
+        """
+        if kind not in _NETWORK_FAULTS:
+            raise ValueError(f"unknown fault {kind!r}; one of {_NETWORK_FAULTS}")
+        with self._lock:
+            self._faults.append(_Fault(0, "", prefix, times, kind, delay))
 
     def clear(self) -> None:
         """Forget recorded requests and byte counts."""
@@ -266,10 +292,17 @@ class EnvdServer:
                     if f.times <= 0:
                         self._faults.remove(f)
                     break
-        if fault is not None:
+        if fault is not None and fault.kind == "status":
             await _drain(receive)
             await _send_json(send, fault.status, {"code": fault.status, "message": fault.message})
             return
+        if fault is not None:
+            await _network_fault(fault, headers, lambda s: self._route(scope, receive, s), receive, send)
+            return
+        await self._route(scope, receive, send)
+
+    async def _route(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
         for prefix, app in self._apps.items():
             if path.startswith(prefix):
                 await app(scope, receive, send)
@@ -332,6 +365,37 @@ class EnvdServer:
                 return
             result.append({"name": target.name, "type": "file", "path": self.sandbox_path(target)})
         await _send_json(send, 200, result)
+
+
+async def _network_fault(
+    fault: _Fault, headers: dict[str, str], handle: Callable[[Send], Awaitable[None]], receive: Receive, send: Send
+) -> None:
+    """Play one network fault around ``handle`` (the normal routing). Returning with the answer
+    incomplete makes uvicorn close the connection: the client sees it cut after the headers."""
+    if fault.kind == "drop":
+        await _drain(receive)
+        ctype = headers.get("content-type", "application/octet-stream")
+        ctype = "application/json" if ctype.startswith("multipart/") else ctype
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", ctype.encode())]})
+        return
+    if fault.kind == "slow":
+        await asyncio.sleep(fault.delay)
+        await handle(send)
+        return
+    chunks = 0
+
+    async def faulty_send(message: MutableMapping[str, Any]) -> None:
+        nonlocal chunks
+        if message["type"] != "http.response.body":
+            await send(message)
+        elif fault.kind == "stall":
+            chunks += 1
+            if chunks == 2:
+                await asyncio.sleep(fault.delay)
+            await send(message)
+        # drop_after: the answer's body never leaves
+
+    await handle(faulty_send)
 
 
 def _write_in_place(target: Path, data: bytes) -> None:

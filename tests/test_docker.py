@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import pytest
 
-from offloader import TextBlock, ToolResultBlock
+from offloader import Message, TextBlock, ToolResultBlock
 from tests.conftest import require
 from tests.docker_support import (
     GNU,
@@ -315,3 +315,27 @@ async def test_a_paused_container_fails_clearly_and_loses_nothing(client: Any, o
         assert '"one"' in lines[0] and '"two"' in lines[1]  # the append refused while paused left nothing
         assert await ws.read_bytes(ref) == b"before"
         assert not [f for f in await ws._list("sessions") if "/.tmp-" in f.path]
+
+
+async def test_a_script_whose_stdin_stops_arriving_gives_up_and_leaves_no_temp_file(
+    ws: DockerWorkspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine that died mid-send under live-restore leaves a command's stdin open and silent:
+    the script's ``timeout`` ends it (instead of a process blocked forever beside a temp file)."""
+    import threading
+
+    from workspaces import _docker_engine
+
+    def never_send(sock: Any, data: bytes) -> threading.Thread:
+        thread = threading.Thread(target=lambda: None)
+        thread.start()
+        return thread
+
+    await ws.offload_context("s", [Message("user", (TextBlock("kept"),))])
+    monkeypatch.setattr(_docker_engine, "send_stdin", never_send)
+    monkeypatch.setattr(ws, "_timeout", 1.0)  # the scripts' stdin limit becomes 2 s
+    with anyio.fail_after(15), pytest.raises(OSError):
+        await ws._append("sessions/s/context.jsonl", b'{"never": 1}\n')
+    monkeypatch.undo()
+    assert (await ws.read_bytes("sessions/s/context.jsonl")).count(b"\n") == 1
+    assert not [f.path for f in await ws._list("sessions") if "/.tmp-" in f"/{f.path}"]

@@ -3,6 +3,12 @@
 Paths, sizes and tokens reach them as argv, never spliced into the text. Every
 script checks with ``realpath`` that the folders it touches stay inside the
 workdir (``$W``) and exits with the shared codes of :mod:`workspaces._posix`.
+Scripts fed on stdin read it through ``rd CMD...`` and ``drain``: with ``$T``
+set (the image has ``sleep``), a watchdog ends the reader after ``$T`` seconds, so
+a stream the engine stopped feeding (it died mid-send, and with live-restore the
+command lives on) ends the script instead of blocking it forever. The watchdog
+holds no output pipe and no lock descriptor (busybox's ``timeout`` would: its
+watcher keeps inherited descriptors up to a second after the command ends).
 """
 
 __all__ = ["APPEND", "INIT", "LIST", "PRELUDE", "READ", "REMOVE", "REMOVE_IF", "STAT", "WRITE"]
@@ -13,6 +19,14 @@ inside() {
   case $r in "$W"|"$W"/*) ;; *) echo "$1 resolves outside the workdir" >&2; exit $E_OUTSIDE;; esac
 }
 parent() { case $1 in */*) d=./${1%/*};; *) d=.;; esac; }
+rd() {
+  [ -n "$T" ] || { "$@"; return; }
+  exec 7<&0; "$@" <&7 7<&- & c=$!; exec 7<&-
+  (trap 'kill $s 2>/dev/null; exit 0' TERM; sleep "$T" & s=$!; wait $s && kill $c) \
+    </dev/null >/dev/null 2>&1 8>&- 9>&- &
+  w=$!; wait $c; r=$?; kill $w 2>/dev/null; return $r
+}
+drain() { rd cat >/dev/null 2>&1; }
 """
 
 INIT = r"""
@@ -47,7 +61,7 @@ exec find "$p" -type f ! -name "$2" -exec stat -c '%s|%y|%n' {} +
 """
 
 WRITE = r"""
-trap 'cat >/dev/null' EXIT
+trap drain EXIT
 mode=$1; tok=$2; n=$3; shift 3
 i=0
 while [ "$i" -lt "$n" ]; do
@@ -56,7 +70,7 @@ while [ "$i" -lt "$n" ]; do
   shift; i=$((i+1))
 done
 cleanup() { i=0; for f; do parent "$f"; rm -f "$d/.tmp-$tok-$i"; i=$((i+1)); done; }
-tar -x -m -o -f - || { cleanup "$@"; exit 1; }
+rd tar -x -m -o -f - || { cleanup "$@"; exit 1; }
 i=0
 for f; do
   parent "$f"; t=$d/.tmp-$tok-$i; q=./$f
@@ -77,14 +91,14 @@ done
 """
 
 APPEND = r"""
-trap 'cat >/dev/null' EXIT
+trap drain EXIT
 p=./$1; n=$2
 parent "$1"
 mkdir -p "$d" || exit 1
 inside "$d"
 [ -L "$p" ] && { echo "refusing to append through a symlink: $1" >&2; exit $E_OUTSIDE; }
 t=$d/.tmp-$3
-cat > "$t" || { rm -f "$t"; exit 1; }
+rd cat > "$t" || { rm -f "$t"; exit 1; }
 s=$(stat -c %s "$t")
 [ "$s" = "$n" ] || { rm -f "$t"; echo "received $s of $n bytes" >&2; exit $E_SHORT; }
 if [ "$4" = 1 ]; then

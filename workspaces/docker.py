@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import calendar
 import io
+import math
 import secrets
 import tarfile
 import time
@@ -66,8 +67,10 @@ except ModuleNotFoundError as exc:
 #: Programs the image must provide (busybox provides all of them).
 REQUIRED_TOOLS = ("sh", "tar", "find", "stat", "grep", "dd", "cat", "ln", "mv", "rm", "mkdir", "realpath", "truncate")
 
-#: Used when the image has it: appends and gc's removals then take a lock (busybox builds may lack it).
-_LOCK_TOOLS = ("flock",)
+#: Used when the image has them (busybox builds may lack them): with ``flock`` appends and gc's
+#: removals take a lock; with ``sleep`` a script stops waiting for its stdin after the workspace's
+#: time limit (an engine that died mid-send under live-restore would otherwise leave it blocked).
+_OPTIONAL_TOOLS = ("flock", "sleep")
 _LISTED_MAX = 200_000
 
 
@@ -111,8 +114,9 @@ class DockerWorkspace(Workspace):
         super().__init__(workdir)
         self.ledger_batch = ledger_batch
         self._file_mode = file_mode
+        self._timeout = timeout
         self._runner = ContainerRunner(
-            given=container,
+            container,
             image=image,
             client=client,
             user=user or "",
@@ -135,7 +139,7 @@ class DockerWorkspace(Workspace):
         try:
             await self._runner.start()
             result = await self._runner.run(
-                ["sh", "-c", _scripts.INIT, "sh", self.workdir, *REQUIRED_TOOLS, *_LOCK_TOOLS], workdir="/"
+                ["sh", "-c", _scripts.INIT, "sh", self.workdir, *REQUIRED_TOOLS, *_OPTIONAL_TOOLS], workdir="/"
             )
             self._raise_for(result, "preparing the workdir", "")
             lines = result.stdout.decode("utf-8", "replace").splitlines()
@@ -156,8 +160,9 @@ class DockerWorkspace(Workspace):
     async def _script(
         self, script: str, args: Sequence[str], *, stdin: bytes | None = None, what: str, path: str
     ) -> ExecResult:
-        body = "W=$1; shift\n" + _posix.EXIT_VARS + _scripts.PRELUDE + script
-        argv = ["sh", "-c", body, "sh", self._runner.workdir, *args]
+        body = "W=$1; T=$2; shift 2\n" + _posix.EXIT_VARS + _scripts.PRELUDE + script
+        limit = "" if "sleep" in self._missing else str(math.ceil(self._timeout) + 1)
+        argv = ["sh", "-c", body, "sh", self._runner.workdir, limit, *args]
         result = await self._runner.run(argv, stdin=stdin)
         self._raise_for(result, what, path)
         return result
