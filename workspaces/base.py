@@ -162,7 +162,7 @@ class Workspace(FileOps, FileTools, Backend):
         The same id offloaded again with the same content returns the same
         reference; different content gets a new file, never an overwrite.
         """
-        ref, _ = await self.offload_tool_result_with(session_id, tool_result, _nothing)
+        ref, _ = await self.offload_tool_result_with(session_id, tool_result, _nothing, parallel=False)
         return ref
 
     async def offload_tool_result_with(
@@ -232,7 +232,8 @@ class Workspace(FileOps, FileTools, Backend):
         else:
 
             async def run_work() -> None:
-                done.append(await anyio.to_thread.run_sync(work))
+                # nothing to run (a plain offload_tool_result): no worker thread for it
+                done.append(work() if work is _nothing else await anyio.to_thread.run_sync(work))
 
             async def run_store() -> None:
                 stored.append(await store_async())
