@@ -151,8 +151,8 @@ def _obtain_git(name: str, spec: dict[str, Any], dest: Path, mirror: str | None)
     git_dir = _find_mirror(spec, mirror)
     if git_dir is None:
         return (
-            f"the tests of {spec['repo']} are in no registry package; copy them once from a git mirror "
-            f"holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR"
+            f"the tests of {spec['repo']} {spec['version']} are in no registry package and not in the cache; "
+            f"copy them once from a git mirror holding commit {spec['commit'][:12]}: --mirror DIR or PEERS_MIRROR"
         )
     shown = subprocess.run(
         ["git", "-C", str(git_dir), "show", f"{spec['commit']}:{spec['version_file']}"], capture_output=True, text=True
