@@ -62,3 +62,19 @@ def test_hex_byte_runs_are_one_template_so_a_one_off_line_among_them_is_kept() -
     dump.insert(150, "        Subject: CN = api.internal.example")
     preview = make_preview("Certificate:\n" + "\n".join(dump) + "\n", counter=COUNTER, preview_tokens=400)
     assert "Subject: CN = api.internal.example" in preview
+
+
+def test_exception_names_in_docs_and_code_are_not_failure_evidence() -> None:
+    doc = [f"     |  method_{i}(self, /, *args, **kwargs)" for i in range(300)]
+    doc[100] = "     |  Static methods inherited from builtins.ValueError:"
+    doc[200] = "            except TypeError:"
+    assert not read_signal("\n".join(doc) + "\n").failing
+    doc[250] = "TypeError: unsupported operand type(s) for +: 'int' and 'str'"
+    assert read_signal("\n".join(doc) + "\n").failing
+
+
+def test_a_container_that_exited_non_zero_is_failure_evidence() -> None:
+    rows = [f"worker-{i:02d}   busybox   \"sh -c 'exit 0'\"   Exited (0) 3 seconds ago" for i in range(80)]
+    assert not read_signal("\n".join(rows) + "\n").failing
+    rows[17] = "worker-17   busybox   \"sh -c 'exit 3'\"   Exited (3) 3 seconds ago"
+    assert [u.lineno for u in read_signal("\n".join(rows) + "\n").units if u.failure] == [18]

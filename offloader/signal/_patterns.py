@@ -48,7 +48,14 @@ _LOG_LEVEL_ERROR = (
 )
 _NONZERO_EXIT = (
     r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
-    r"|returned [1-9][0-9]* exit status"
+    r"|returned [1-9][0-9]* exit status|\bexited \([1-9]"
+)
+#: An exception with its message, where a raised one is printed: first on its line, or after a
+#: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ...").
+#: Not a name inside prose or code ("except TypeError:", "inherited from builtins.ValueError:").
+_RAISED = (
+    r"(^[ \t]*|[:\]>\"'(=] *|\b(Uncaught|Unhandled) )([A-Za-z_][A-Za-z0-9_]*\.)*"
+    r"[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
 )
 _FAULT_WORDS = (
     r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
@@ -83,19 +90,19 @@ PRIORS: tuple[Prior, ...] = (
     # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
     Prior(r"^[EF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", "fail", 3.0, caseless=False),
     Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
-    Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})", "fail", 3.0, caseless=False),
-    Prior(r"\b[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?(:|$)", "fail", 3.0, caseless=False),
+    Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
+    Prior(_RAISED, "fail", 3.0, caseless=False),
     Prior(
         r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
     ),
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
     Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
-    # a verdict at the end of a line ("leaf087.pem: verification failed", "Build failed.")
-    Prior(r"\b(failed|failure)[.!]?[ \t]*$", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),
+    # a merge left unfinished (git, hg and svn word it so)
+    Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
     Prior(r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|no such)\b", "fail", 2.5),
     Prior(_FAULT_WORDS, "fail", 2.0),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -65,3 +66,15 @@ def label(c: Case) -> dict[str, object]:
     if c.group:
         out["group"] = c.group
     return out
+
+
+def busybox_image(root: Path) -> str:
+    """A tiny image made of the host's busybox (no registry needed); its tag."""
+    tag = "offloader-corpus/busybox:1"
+    rootfs = root / "rootfs"
+    (rootfs / "bin").mkdir(parents=True)
+    shutil.copy("/bin/busybox", rootfs / "bin" / "busybox")
+    for applet in ("sh", "echo", "ls", "cat", "false", "sleep", "mkdir", "seq", "touch"):
+        (rootfs / "bin" / applet).symlink_to("busybox")
+    sh(f"tar -C {rootfs} -c . | docker import - {tag}", root)
+    return tag

@@ -23,7 +23,8 @@ from pathlib import Path
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
 import cases_unseen_more  # noqa: F401
 import cases_unseen_ops  # noqa: F401
-from _harness import CASES, LABELS, OUT, PY, case, label, sh, write
+import cases_unseen_third  # noqa: F401
+from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
 # ---------------------------------------------------------------- Python test runners
 
@@ -870,20 +871,9 @@ def _git_conflict(root: Path) -> bytes:
 # ---------------------------------------------------------------- containers, services, JSON APIs
 
 
-def _busybox_image(root: Path) -> str:
-    tag = "offloader-corpus/busybox:1"
-    rootfs = root / "rootfs"
-    (rootfs / "bin").mkdir(parents=True)
-    shutil.copy("/bin/busybox", rootfs / "bin" / "busybox")
-    for applet in ("sh", "echo", "ls", "cat", "false", "sleep", "mkdir", "seq", "touch"):
-        (rootfs / "bin" / applet).symlink_to("busybox")
-    sh(f"tar -C {rootfs} -c . | docker import - {tag}", root)
-    return tag
-
-
 @case("docker_build_ok", "docker build", clean=True, decisive=[])
 def _docker_ok(root: Path) -> bytes:
-    tag = _busybox_image(root)
+    tag = busybox_image(root)
     (root / "ctx").mkdir()
     (root / "ctx" / "Dockerfile").write_text(
         f'FROM {tag}\nRUN for i in $(seq 1 400); do echo "compiling error_page_$i.html"; done\n'
@@ -902,7 +892,7 @@ def _docker_ok(root: Path) -> bytes:
     ],
 )
 def _docker_fail(root: Path) -> bytes:
-    tag = _busybox_image(root)
+    tag = busybox_image(root)
     (root / "ctx").mkdir()
     (root / "ctx" / "Dockerfile").write_text(
         f'FROM {tag}\nRUN for i in $(seq 1 400); do echo "fetching layer $i of 400"; done\nRUN cat /app/config.yaml\n'
@@ -1113,7 +1103,7 @@ def _prove_bail(root: Path) -> bytes:
     decisive=["panic: runtime error: index out of range [5] with length 3"],
 )
 def _docker_run(root: Path) -> bytes:
-    tag = _busybox_image(root)
+    tag = busybox_image(root)
     script = 'for i in $(seq 1 2000); do echo "worker tick $i"; done; '
     script += 'echo "panic: runtime error: index out of range [5] with length 3" >&2; exit 2'
     return sh(f"docker run --rm {tag} sh -c '{script}'", root)
