@@ -32,7 +32,7 @@ from .core.toolresult import media_path
 from .core.tools import Tool
 from .retrieval import TOOL_NAME as RETRIEVAL_TOOL_NAME
 from .retrieval import retrieval_tool
-from .signal import preview_over_budget, reads_only_the_ends
+from .signal import preview_over_budget
 from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate_tokens
 
 __all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]
@@ -186,11 +186,7 @@ class ContextOffloader:
         ws = self._workspace
         combined = getattr(ws, "offload_tool_result_with", None) if ws is not None else None
         if ws is not None and combined is not None:  # a workspaces.Workspace: one thread hop on LocalWorkspace
-            # a preview that costs the same at any size runs before the store, in its hop; others beside it
-            parallel = False if reads_only_the_ends(text) else None
-            ref, (preview, count, size) = await combined(
-                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel
-            )
+            ref, (preview, count, size) = await combined(session_id, result, lambda: (*work(), _utf8_size(text)))
             return preview, count, await self._workspace_entries(ws, ref, result, size)
 
         async def build_preview() -> None:

@@ -42,7 +42,6 @@ __all__ = [
     "preview_file",
     "preview_over_budget",
     "read_signal",
-    "reads_only_the_ends",
     "strip_ansi",
 ]
 
@@ -205,18 +204,10 @@ def _preview(
     return assemble_lines(result, list(signal.units), counter, budget, cap), signal
 
 
-def reads_only_the_ends(text: str) -> bool:
-    """Whether the preview of ``text`` reads only its start and end (compact JSON), costing the same at any size.
-
-    A cheap hint (4 KB looked at): text that turns out not to be JSON is then read whole.
-    """
-    start = text[:64].lstrip()[:1]
-    return start in ("{", "[") and text.count("\n", 0, 4096) < 3 and "\0" not in text[:4096]
-
-
 def _compact_json_preview(text: str, counter: TokenCounter, budget: int, cap: int) -> str | None:
     """The preview of a compact (few-line) JSON text, read from its ends without encoding it whole."""
-    if not reads_only_the_ends(text):
+    start = text[:64].lstrip()[:1]
+    if start not in ("{", "[") or text.count("\n", 0, 4096) >= 3 or "\0" in text[:4096]:
         return None
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     complete = len(text) <= PREFIX_CHARS
