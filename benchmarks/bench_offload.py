@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))  # measure this checkout's code
 
 from offloader import ContextOffloader  # noqa: E402
 from offloader.retrieval import Retriever  # noqa: E402
-from offloader.signal import read_signal  # noqa: E402
+from offloader.signal import read_signal, strip_ansi  # noqa: E402
 from offloader.tokens import TiktokenCounter  # noqa: E402
 from workspaces import LocalWorkspace  # noqa: E402
 
@@ -256,6 +256,7 @@ async def bench_recall(root: Path) -> dict[str, Any]:
             "strands": shown_text(await strands(_result(name, text))),
             "naive_2000_2000": text if len(text) <= 4000 else text[:2000] + "\n...\n" + text[-2000:],
         }
+        shown = {system: strip_ansi(seen) for system, seen in shown.items()}  # read as a terminal shows it
         for line in label["decisive"]:
             total += 1
             for system, seen in shown.items():
