@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from offloader.signal import json_shape, make_preview, preview_over_budget, read_signal
-from offloader.signal._scan import TEXT_WINDOW
+from offloader.signal._scan import TEXT_WINDOW, newline_counter
 from offloader.tokens import HeuristicCounter, TiktokenCounter
 from tests.counter_support import FeedCounter
 
@@ -220,8 +220,16 @@ def test_zero_budget_gives_an_empty_preview() -> None:
     assert make_preview("some text", counter=COUNTER, preview_tokens=0) == ""
 
 
-def test_a_long_ascii_text_previews_as_its_utf8_bytes_do() -> None:
+@pytest.mark.parametrize("numpy", [True, False], ids=["numpy counts newlines", "bytes.count counts newlines"])
+def test_a_long_ascii_text_previews_as_its_utf8_bytes_do(
+    numpy: bool, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
     """Over one scan window an ASCII str is read without being encoded whole: same preview, same signal."""
+    if not numpy:
+        monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    newline_counter.cache_clear()
+    request.addfinalizer(newline_counter.cache_clear)
+    assert newline_counter()(b"a\n\nb\n") == 3
     rows = [f"2024-05-01 INFO step {i} done in {i % 97} ms" for i in range(90_000)]
     rows[17_000] = "Traceback (most recent call last):"
     rows[17_001] = "ValueError: bad row 17001"
