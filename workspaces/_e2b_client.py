@@ -1,9 +1,18 @@
 """Requests to one E2B sandbox: bounded retries, SDK errors mapped to ours, scripts with marked output.
 
 The transport half of :class:`~workspaces.e2b.E2BWorkspace` (the file primitives
-live there). HTTP 429 and proxy 502 answers are retried with bounded, jittered
-exponential backoff: they mean the request was not processed. Connection
-failures are not retried, since an append might have landed.
+live there). Retries are bounded, with jittered exponential backoff:
+
+* an HTTP answer that means the request was not processed (429, and the 502 /
+  503 of the proxy in front of envd) is retried for every request;
+* a connection that failed mid-request leaves the outcome unknown: retried only
+  for idempotent requests (reads, stats, listings, uploads of temp files, commits
+  that give the same result twice); an append or a gc removal raises
+  :class:`BackendUnavailable` saying its effect is unknown, so a retry can never
+  append a line twice;
+* a timeout is never retried: a slow sandbox raises within ``request_timeout``
+  (an ``AsyncSandbox`` option, the SDK's default 60 s: the wait for an answer
+  to start) or ``script_timeout`` (a whole file-operation command).
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from offloader.core.extras import MissingExtra
 
 try:
     import httpx
+    from connectrpc.errors import ConnectError
     from e2b import AsyncSandbox
     from e2b.exceptions import (
         FileNotFoundException,
@@ -46,21 +56,29 @@ __all__ = ["SandboxClient"]
 
 T = TypeVar("T")
 
-_SCRIPT_TIMEOUT = 120.0  # seconds for one file-operation script
 _MAX_BACKOFF = 5.0  # seconds: the longest wait between two retries
+_STALL_MARGIN = 1.0  # seconds past a command's time limit before its stalled stream is given up
 
 
 class SandboxClient:
     """One sandbox's requests, run as ``user`` in ``workdir``; ``sandbox`` is set by :meth:`create` or the caller."""
 
     def __init__(
-        self, sandbox: AsyncSandbox | None, *, workdir: str, user: str | None, retries: int, backoff: float
+        self,
+        sandbox: AsyncSandbox | None,
+        *,
+        workdir: str,
+        user: str | None,
+        retries: int,
+        backoff: float,
+        script_timeout: float,
     ) -> None:
         self.sandbox: Any = sandbox
         self._workdir = workdir
         self._user = user
         self._retries = retries
         self._backoff = backoff
+        self._script_timeout = script_timeout
 
     async def create(self, template: str, options: dict[str, Any]) -> None:
         """Start a sandbox from ``template``; any failure is :class:`BackendUnavailable`."""
@@ -77,31 +95,42 @@ class SandboxClient:
 
     async def make_dir(self, path: str) -> None:
         """Create ``path`` (absolute) and its parents."""
-        await self.call(lambda: self.sandbox.files.make_dir(path, user=self._user))
+        await self.call(lambda: self.sandbox.files.make_dir(path, user=self._user), idempotent=True)
 
     async def read(self, ref: str) -> bytes:
         """A whole file (``GET /files``, which follows symlinks inside the sandbox)."""
-        return bytes(await self.call(lambda: self.sandbox.files.read(ref, format="bytes", user=self._user), ref))
+        data = await self.call(
+            lambda: self.sandbox.files.read(ref, format="bytes", user=self._user), ref, idempotent=True
+        )
+        return bytes(data)
 
     async def info(self, ref: str) -> Any:
         """The Filesystem.Stat answer for ``ref``; ``FileNotFoundError`` when it is missing."""
-        return await self.call(lambda: self.sandbox.files.get_info(ref, user=self._user), ref)
+        return await self.call(lambda: self.sandbox.files.get_info(ref, user=self._user), ref, idempotent=True)
 
     async def upload(self, files: list[tuple[str, bytes]]) -> None:
-        """One ``write_files`` request for ``(absolute path, data)`` pairs (multipart; envd creates parents)."""
-        entries = [{"path": ref, "data": data} for ref, data in files]
-        await self.call(lambda: self.sandbox.files.write_files(entries, user=self._user))
+        """One ``write_files`` request for ``(absolute path, data)`` pairs (multipart; envd creates parents).
 
-    async def script(self, body: str, *, envs: dict[str, str] | None = None, ref: str = "") -> str:
-        """Run one bash script in the workdir; return stdout after :data:`MARK`, mapping exit codes."""
+        Only ever temp files of fresh names: writing one twice gives the same result (idempotent)."""
+        entries = [{"path": ref, "data": data} for ref, data in files]
+        await self.call(lambda: self.sandbox.files.write_files(entries, user=self._user), idempotent=True)
+
+    async def script(
+        self, body: str, *, envs: dict[str, str] | None = None, ref: str = "", idempotent: bool = False
+    ) -> str:
+        """Run one bash script in the workdir; return stdout after :data:`MARK`, mapping exit codes.
+
+        ``idempotent``: running it twice gives the same result, so a dropped connection is retried."""
         if envs:  # payload variables stay readable by the script but are not copied into every child process
             body = f"export -n {' '.join(envs)}\n{body}"
+        limit = self._script_timeout
         try:
             result = await self.call(
                 lambda: self.sandbox.commands.run(
-                    PRELUDE + body, cwd=self._workdir, envs=envs or None, user=self._user, timeout=_SCRIPT_TIMEOUT
+                    PRELUDE + body, cwd=self._workdir, envs=envs or None, user=self._user, timeout=limit
                 ),
                 ref,
+                idempotent=idempotent,
             )
         except CommandExitException as exc:
             raise _script_error(exc, ref) from None
@@ -115,48 +144,84 @@ class SandboxClient:
                 command, background=True, cwd=self._workdir, envs=envs or None, user=self._user, timeout=timeout
             )
         )
+        timed_out: Exception | None = None
         try:
-            result = await handle.wait()
-            return ExecResult(result.exit_code, result.stdout.encode(), result.stderr.encode())
+            # the SDK does not end a background command's wait on a stream that stalls: bound it here
+            with anyio.move_on_after(timeout + _STALL_MARGIN if timeout else None):
+                result = await handle.wait()
+                return ExecResult(result.exit_code, result.stdout.encode(), result.stderr.encode())
         except CommandExitException as exc:
             return ExecResult(exc.exit_code, exc.stdout.encode(), exc.stderr.encode())
         except (SandboxNotRunningException, SandboxUnreachableException) as exc:
             raise BackendUnavailable(f"the E2B sandbox went away while running {name!r}: {exc}") from exc
         except TimeoutException as exc:
-            with contextlib.suppress(Exception):  # best effort: envd already ends a process past its deadline
-                await handle.kill()
-            raise CommandTimeout(f"{name!r} did not finish within {timeout} s") from exc
+            timed_out = exc
         except SandboxException as exc:
             raise _mapped(exc) from exc
+        with contextlib.suppress(Exception):  # best effort: envd already ends a process past its deadline
+            await handle.kill()
+        raise CommandTimeout(f"{name!r} did not finish within {timeout} s") from timed_out
 
-    async def call(self, make: Callable[[], Awaitable[T]], ref: str = "") -> T:
-        """Await ``make()``; retry 429/502 answers with bounded backoff; map SDK errors."""
+    async def call(self, make: Callable[[], Awaitable[T]], ref: str = "", *, idempotent: bool = False) -> T:
+        """Await ``make()``; retry what is safe to retry (see the module's docstring); map SDK errors."""
         attempt = 0
         while True:
             try:
                 return await make()
             except CommandExitException:
                 raise
-            except (RateLimitException, SandboxUnreachableException) as exc:
-                if attempt >= self._retries or not _not_processed(exc):
-                    raise _mapped(exc, ref) from exc
-                delay = min(self._backoff * 2**attempt, _MAX_BACKOFF) * (0.5 + random.random() / 2)
-                attempt += 1
-                await anyio.sleep(delay)
-            except SandboxException as exc:
-                raise _mapped(exc, ref) from exc
+            except Exception as exc:
+                kind = _kind(exc)
+                if attempt < self._retries and (kind == "refused" or (kind == "dropped" and idempotent)):
+                    delay = min(self._backoff * 2**attempt, _MAX_BACKOFF) * (0.5 + random.random() / 2)
+                    attempt += 1
+                    await anyio.sleep(delay)
+                    continue
+                error = _error(exc, kind, ref, idempotent=idempotent, attempts=attempt + 1)
+                if error is exc:
+                    raise
+                raise error from exc
 
 
-def _not_processed(exc: BaseException) -> bool:
-    """True for an HTTP answer (429, 502) rather than a connection failure mid-request."""
+def _kind(exc: BaseException) -> str:
+    """``refused``: an HTTP answer saying the request was not processed (429, the proxy's 502/503);
+    ``dropped``: the connection failed mid-request (outcome unknown); ``timeout``; ``gone``; or ``other``."""
+    if isinstance(exc, SandboxNotRunningException):
+        return "gone"  # the health probe confirmed it: retrying cannot help
+    if isinstance(exc, SandboxUnreachableException):  # (a TimeoutException too)
+        return "dropped" if _transport_failure(exc) else "refused"
+    if isinstance(exc, (TimeoutException, httpx.TimeoutException)):
+        return "timeout"
+    if isinstance(exc, RateLimitException):
+        return "refused"
+    return "dropped" if _transport_failure(exc) else "other"
+
+
+def _transport_failure(exc: BaseException) -> bool:
+    """True if a connection-level error (socket, httpx transport, the SDK's pyqwest) is in the chain."""
     seen: BaseException | None = exc
     while seen is not None:
         if isinstance(seen, (OSError, httpx.TransportError)) and not isinstance(seen, SandboxException):
-            return False
+            return True
         if type(seen).__module__.startswith("pyqwest"):
-            return False
+            return True
         seen = seen.__cause__ or seen.__context__
-    return True
+    return False
+
+
+def _error(exc: Exception, kind: str, ref: str, *, idempotent: bool, attempts: int) -> Exception:
+    """The workspace error for a request that failed for good."""
+    tries = f" ({attempts} attempts)" if attempts > 1 else ""
+    unknown = "" if idempotent else "; it may or may not have taken effect (not retried: it is not idempotent)"
+    if kind == "dropped":
+        return BackendUnavailable(f"the connection to the E2B sandbox dropped mid-request{tries}{unknown}: {exc}")
+    if kind == "timeout":
+        return BackendUnavailable(f"the E2B sandbox did not answer in time{unknown}: {exc}")
+    if isinstance(exc, SandboxException):
+        return _mapped(exc, ref)
+    if isinstance(exc, ConnectError):  # an envd answer the SDK left unmapped
+        return WorkspaceError(f"E2B error: {exc}")
+    return exc
 
 
 def _mapped(exc: SandboxException, ref: str = "") -> Exception:

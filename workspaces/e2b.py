@@ -36,9 +36,12 @@ appears in a command line. Scripts resolve symlinks (``realpath -m``) and refuse
 anything that lands outside the workdir. Whole-file reads go through envd's
 ``GET /files``, which follows symlinks inside the sandbox.
 
-Faults: HTTP 429 and proxy 502 answers are retried with bounded, jittered
-exponential backoff (they mean the request was not processed); connection
-failures are not retried (an append might have landed). A sandbox that is gone,
+Faults (the retry policy is :mod:`workspaces._e2b_client`'s): answers that mean
+"not processed" (429, the proxy's 502 and 503) are retried with bounded, jittered
+exponential backoff; a connection dropped mid-request is retried only for
+idempotent operations (reads, stats, listings, removals, temp uploads, commits),
+never for an append or a gc removal, which raise :class:`BackendUnavailable`
+saying their effect is unknown; timeouts are not retried. A sandbox that is gone,
 timed out or unreachable raises :class:`BackendUnavailable`; envd's 507 raises
 :class:`NotEnoughSpace`; a missing file raises ``FileNotFoundError``.
 """
@@ -87,8 +90,11 @@ class E2BWorkspace(Workspace):
     ``sandbox_url``), and kills it on close.
 
     ``user`` runs file operations and commands as that sandbox user (default:
-    the template's). ``retries`` bounds the retries of 429/502 answers, waiting
-    ``backoff`` seconds doubled each time (jittered, at most 5 s).
+    the template's). ``retries`` bounds the retries (of 429/502/503 answers, and of
+    dropped connections for idempotent operations), waiting ``backoff`` seconds
+    doubled each time (jittered, at most 5 s). ``script_timeout`` (120 s) bounds
+    each file-operation command; ``request_timeout`` (an ``AsyncSandbox`` option,
+    the SDK's default 60 s) bounds the wait for any answer to start.
     ``inline_limit`` is the largest batch (bytes) sent inside a single command;
     larger ones are uploaded first (one more request); 0 always uploads.
     ``ledger_batch`` (16) buffers ledger lines and appends them together (see
@@ -111,15 +117,18 @@ class E2BWorkspace(Workspace):
         backoff: float = 0.2,
         inline_limit: int = 192 * 1024,
         ledger_batch: int = 16,
+        script_timeout: float = 120.0,
         **sandbox_options: Any,
     ) -> None:
         if not workdir.startswith("/") or workdir.rstrip("/") == "":
             raise ValueError(f"workdir must be an absolute sandbox path other than '/', got {workdir!r}")
-        if retries < 0 or backoff < 0 or inline_limit < 0:
-            raise ValueError("retries, backoff and inline_limit must be >= 0")
+        if retries < 0 or backoff < 0 or inline_limit < 0 or not script_timeout > 0:
+            raise ValueError("retries, backoff and inline_limit must be >= 0, script_timeout > 0")
         super().__init__(workdir)
         self.ledger_batch = ledger_batch
-        self._client = SandboxClient(sandbox, workdir=workdir, user=user, retries=retries, backoff=backoff)
+        self._client = SandboxClient(
+            sandbox, workdir=workdir, user=user, retries=retries, backoff=backoff, script_timeout=script_timeout
+        )
         self._listed: dict[FileInfo, str] = {}  # listing text of files, for gc's exact re-check
         self._owns_sandbox = sandbox is None
         self._template = template
@@ -169,7 +178,7 @@ class E2BWorkspace(Workspace):
             f"_in {q}; [ -e {q} ] || exit {EXIT_MISSING}; if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
             f"printf '%s' {quote(_sh.MARK)}; {pipe} | base64 -w0"
         )
-        out = await self._script(script, path=path)
+        out = await self._script(script, path=path, idempotent=True)
         return base64.b64decode(out)
 
     async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
@@ -185,7 +194,10 @@ class E2BWorkspace(Workspace):
             if inline:
                 lines.append(f"{_sh.decode(envs, f'_OFL_{i}', data)} > {quote(tmp)} || exit {EXIT_IO}")
             lines.append(f"_put {quote(rel)} {quote(tmp)} {int(exclusive)}")
-        out = await self._script("\n".join(lines), envs=envs, path=files[0][0])
+        # twice gives the same files (an exclusive commit then reports "existed"); a replace of uploaded
+        # temps is not repeatable (the first run moved them away)
+        again = inline or exclusive
+        out = await self._script("\n".join(lines), envs=envs, path=files[0][0], idempotent=again)
         flags = out.split()
         if len(flags) != len(files):
             raise WorkspaceError(f"unexpected answer from the sandbox while writing: {out[:200]!r}")
@@ -217,7 +229,7 @@ class E2BWorkspace(Workspace):
         script = (
             f"_in {q}; [ -d {q} ] || exit 0\nprintf '%s' {quote(_sh.MARK)}; find -P {q} -type f -printf '%s %T@ %P\\0'"
         )
-        out = await self._script(script, path=path)
+        out = await self._script(script, path=path, idempotent=True)
         found = []
         if len(self._listed) > _LISTED_MAX:
             self._listed.clear()
@@ -266,7 +278,7 @@ class E2BWorkspace(Workspace):
             f'_in "$(dirname -- {q})"\n'
             f"if [ -d {q} ] && [ ! -L {q} ]; then {folder}; else rm -f -- {q} || exit {EXIT_IO}; fi"
         )
-        await self._script(script, path=path)
+        await self._script(script, path=path, idempotent=True)
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         command, envs = quote(*argv), dict[str, str]()
@@ -294,7 +306,7 @@ class E2BWorkspace(Workspace):
             f"LC_ALL=C timeout 20 {quote(*argv)}\nc=$?; [ $c -le 1 ] || exit $c"
         )
         try:
-            out = await self._script(script, path=path)
+            out = await self._script(script, path=path, idempotent=True)
         except (BackendUnavailable, NotEnoughSpace):
             raise
         except OSError:
@@ -307,6 +319,8 @@ class E2BWorkspace(Workspace):
         """Upload ``(workdir-relative path, data)`` pairs in one request."""
         await self._client.upload([(self.reference(rel), data) for rel, data in files])
 
-    async def _script(self, body: str, *, envs: dict[str, str] | None = None, path: str = "") -> str:
-        """Run one file-operation script; errors name ``path``."""
-        return await self._client.script(body, envs=envs, ref=self.reference(path))
+    async def _script(
+        self, body: str, *, envs: dict[str, str] | None = None, path: str = "", idempotent: bool = False
+    ) -> str:
+        """Run one file-operation script; errors name ``path``; ``idempotent`` ones are retried after a drop."""
+        return await self._client.script(body, envs=envs, ref=self.reference(path), idempotent=idempotent)
