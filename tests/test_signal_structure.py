@@ -78,3 +78,22 @@ def test_a_container_that_exited_non_zero_is_failure_evidence() -> None:
     assert not read_signal("\n".join(rows) + "\n").failing
     rows[17] = "worker-17   busybox   \"sh -c 'exit 3'\"   Exited (3) 3 seconds ago"
     assert [u.lineno for u in read_signal("\n".join(rows) + "\n").units if u.failure] == [18]
+
+
+def test_generated_names_are_masked_so_a_table_row_with_an_odd_status_is_news() -> None:
+    rows = ["NAME                       READY   STATUS             RESTARTS   AGE"]
+    rows += [
+        f"web-{i * 7919 % 99991:05x}{i % 7}c6b5-{i * 31 % 997:03x}q{i % 9}   1/1   Running   0   {i % 20 + 1}d"
+        for i in range(400)
+    ]
+    rows.insert(250, "payments-7d9f8c6b5-x2kq9   0/1   CrashLoopBackOff   17 (2m ago)   3d")
+    preview = make_preview("\n".join(rows) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "payments-7d9f8c6b5-x2kq9   0/1   CrashLoopBackOff" in preview
+
+
+def test_not_found_as_a_verdict_is_failure_evidence_but_not_in_prose() -> None:
+    libs = [f"\tlib{i:02d}.so.1 => /lib/x86_64-linux-gnu/lib{i:02d}.so.1 (0x00007f00000{i:02d}000)" for i in range(200)]
+    libs[120] = "\tlib{n}.so => returns the path, or None if the library is not found in the cache"
+    assert not read_signal("\n".join(libs) + "\n").failing
+    libs[150] = "\tlibmeter.so => not found"
+    assert [u.lineno for u in read_signal("\n".join(libs) + "\n").units if u.failure] == [151]

@@ -101,6 +101,15 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),
+    # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found")
+    Prior(r"(:|=>) *(command )?not found *$", "fail", 3.0),
+    # container states that mean a crash (Kubernetes, container runtimes)
+    Prior(
+        r"[A-Za-z]*BackOff\b|\bErrImagePull\b|\bOOMKilled\b|\bCreateContainer(Config)?Error\b",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
     Prior(r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|no such)\b", "fail", 2.5),
