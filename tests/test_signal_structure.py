@@ -97,3 +97,15 @@ def test_not_found_as_a_verdict_is_failure_evidence_but_not_in_prose() -> None:
     assert not read_signal("\n".join(libs) + "\n").failing
     libs[150] = "\tlibmeter.so => not found"
     assert [u.lineno for u in read_signal("\n".join(libs) + "\n").units if u.failure] == [151]
+
+
+def test_compact_json_shows_the_failed_record_its_pretty_head_cannot_reach() -> None:
+    import json
+
+    items = [{"file": f"src/m{i}.js", "messages": [], "errorCount": 0} for i in range(900)]
+    clean = json.dumps(items)
+    assert "failure evidence further in" not in make_preview(clean, counter=COUNTER, preview_tokens=600)
+    items[600] = {"file": "src/api/users.js", "messages": [{"message": "'fetchUser' is not defined."}], "errorCount": 1}
+    preview = make_preview(json.dumps(items), counter=COUNTER, preview_tokens=600)
+    assert COUNTER.count(preview) <= 600
+    assert "'fetchUser' is not defined." in preview

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..tokens import TokenCounter, exceeds, head_within
+from ._excerpts import EXCERPT_BYTES, json_excerpts
 from ._json import PREFIX_CHARS, SUFFIX_CHARS, json_shape, read_json
 from ._rank import Unit, rank, strip_ansi
 from ._render import MARKER_TOKENS, assemble_lines, render_line
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 _HEX_BYTES = 256
+#: At most this share of a compact JSON preview's room goes to excerpts from its middle.
+EXCERPT_SHARE = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +198,8 @@ def _preview(
         complete = size <= PREFIX_CHARS
         head_text = head.decode("utf-8", "replace" if complete else "ignore")
         tail_text = "" if complete else bytes(data[-SUFFIX_CHARS:]).decode("utf-8", "ignore")
-        text = _json_preview(head_text, tail_text, size, complete, counter, budget, cap, data)
+        whole = data if size <= EXCERPT_BYTES else None
+        text = _json_preview(head_text, tail_text, size, complete, counter, budget, cap, data, whole)
         if text is not None:
             return text, _read(data, stderr_lines, None, mark)[0] if want_signal else None
     signal, result = _read(data, stderr_lines, None, mark)
@@ -212,7 +216,8 @@ def _compact_json_preview(text: str, counter: TokenCounter, budget: int, cap: in
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     complete = len(text) <= PREFIX_CHARS
     tail = "" if complete else text[-SUFFIX_CHARS:]
-    return _json_preview(text[:PREFIX_CHARS], tail, size, complete, counter, budget, cap, None)
+    whole = text.encode("utf-8", "surrogatepass") if size <= EXCERPT_BYTES else None
+    return _json_preview(text[:PREFIX_CHARS], tail, size, complete, counter, budget, cap, None, whole)
 
 
 def _json_preview(
@@ -224,8 +229,13 @@ def _json_preview(
     budget: int,
     cap: int,
     data: Any,
+    whole: Any = None,
 ) -> str | None:
-    """Shape line (scalars verbatim) and a pretty head; pretty JSON keeps its numbered lines (needs ``data``)."""
+    """Shape line (scalars verbatim) and a pretty head; pretty JSON keeps its numbered lines (needs ``data``).
+
+    Compact JSON given ``whole`` (its bytes, when small enough) also shows the failure
+    evidence its pretty head does not reach, as compact excerpts.
+    """
     multiline = head_text.count("\n", 0, 4096) >= 3
     if multiline and data is None:
         return None
@@ -241,12 +251,29 @@ def _json_preview(
             return None
         return header + assemble_lines(result, list(signal.units), counter, rest, cap)
     pretty = head_within(counter, view.pretty, rest)
-    if len(pretty) < len(view.pretty) or not view.complete:
+    cut_view = len(pretty) < len(view.pretty) or not view.complete
+    found = _excerpts(whole, len(pretty) // 4, counter, int(rest * EXCERPT_SHARE), cap) if cut_view else ""
+    if found:
+        pretty = head_within(counter, view.pretty, max(1, rest - counter.count(found)))
+    if cut_view:
         cut = pretty.rfind("\n")
         pretty = (pretty[:cut] if cut > 0 else pretty) + (
             f"\n... [pretty-printed view cut; the whole JSON is {size:,} bytes] ..."
         )
-    return header + pretty
+    return header + pretty + found
+
+
+def _excerpts(whole: Any, skip: int, counter: TokenCounter, budget: int, cap: int) -> str:
+    """Compact excerpts of failure evidence from the middle of a JSON document, within ``budget``."""
+    if whole is None:
+        return ""
+    lines = ["", "[failure evidence further in, as stored (compact):]"]
+    for offset, text in json_excerpts(whole, skip, limit=8):
+        line = f"... [byte {offset:,}] {text if len(text) <= cap else text[:cap] + ' ...'}"
+        if counter.count("\n".join([*lines, line])) > budget:
+            break
+        lines.append(line)
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def _binary_preview(data: Any, reason: str, counter: TokenCounter, budget: int) -> str:

@@ -112,7 +112,11 @@ PRIORS: tuple[Prior, ...] = (
     ),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
-    Prior(r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|no such)\b", "fail", 2.5),
+    Prior(
+        r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|not defined|no such)\b",
+        "fail",
+        2.5,
+    ),
     Prior(_FAULT_WORDS, "fail", 2.0),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),
@@ -133,7 +137,7 @@ PRIORS: tuple[Prior, ...] = (
 #: Healthy zero counts (``failed=0``, ``0 errors``, ``no failures``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities)\b"
-    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)\s*[=:]\s*0\b(?!\.)"
+    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)\"?\s*[=:]\s*0\b(?!\.)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
 )
@@ -204,18 +208,18 @@ class Scanner:
         return self._scan(data)
 
 
-def _sources(mark: bytes | None) -> list[tuple[bytes, bool]]:
-    """(pattern, caseless) for the scanner: every prior, and the stream mark at a line start."""
-    out = [(p.pattern.encode(), p.caseless) for p in PRIORS]
+def _sources(mark: bytes | None, failures_only: bool = False) -> list[tuple[bytes, bool]]:
+    """(pattern, caseless) for the scanner: every prior (or the failure priors), and the stream mark."""
+    out = [(p.pattern.encode(), p.caseless) for p in PRIORS if not failures_only or p.kind == "fail"]
     if mark:
         out.append((b"^" + re.escape(mark), False))
     return out
 
 
-def _hyperscan_scanner(mark: bytes | None) -> Scanner:
+def _hyperscan_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
     import hyperscan
 
-    sources = _sources(mark)
+    sources = _sources(mark, failures_only)
     flags = []
     for _, caseless in sources:
         flag = hyperscan.HS_FLAG_MULTILINE
@@ -248,10 +252,11 @@ def _hyperscan_scanner(mark: bytes | None) -> Scanner:
     return Scanner("hyperscan", scan)
 
 
-def _re2_scanner(mark: bytes | None) -> Scanner:
+def _re2_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
     import re2  # type: ignore[import-untyped]
 
-    source = b"|".join(b"(?i:" + s + b")" if caseless else b"(?:" + s + b")" for s, caseless in _sources(mark))
+    sources = _sources(mark, failures_only)
+    source = b"|".join(b"(?i:" + s + b")" if caseless else b"(?:" + s + b")" for s, caseless in sources)
     pattern = re2.compile(b"(?m)" + source)
 
     def scan(data: Any) -> list[int]:
@@ -260,16 +265,17 @@ def _re2_scanner(mark: bytes | None) -> Scanner:
     return Scanner("re2", scan)
 
 
-@functools.lru_cache(maxsize=4)
-def make_scanner(engine: str | None = None, mark: bytes | None = None) -> Scanner:
+@functools.lru_cache(maxsize=8)
+def make_scanner(engine: str | None = None, mark: bytes | None = None, *, failures_only: bool = False) -> Scanner:
     """The fastest scanner available (``engine`` forces ``"hyperscan"`` or ``"re2"``).
 
-    ``mark`` (a stream mark such as ``b"[stderr] "``) makes every line starting with it a candidate.
+    ``mark`` (a stream mark such as ``b"[stderr] "``) makes every line starting with it a candidate;
+    ``failures_only`` scans for the failure priors alone (fewer patterns, faster).
     """
     if engine == "re2":
-        return _re2_scanner(mark)
+        return _re2_scanner(mark, failures_only)
     try:
-        return _hyperscan_scanner(mark)
+        return _hyperscan_scanner(mark, failures_only)
     except ImportError:
         if engine == "hyperscan":
             raise
@@ -277,4 +283,4 @@ def make_scanner(engine: str | None = None, mark: bytes | None = None) -> Scanne
         if engine == "hyperscan":
             raise
         _log.warning("hyperscan could not compile the signal patterns; scanning with RE2", exc_info=True)
-    return _re2_scanner(mark)
+    return _re2_scanner(mark, failures_only)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ._patterns import CLEAN_VERDICT, HEALTHY, classify
 from ._scan import Scan
 
-__all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template"]
+__all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
 
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
@@ -109,13 +109,13 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     line_counts: Counter[str] | None = None
     if scan.size <= NOVELTY_BYTES:
         rows, line_counts = _with_rare_lines(scan, rows)
-    weights = [_weights(r[4]) for r in rows]
-    keys = [(template(r[4]), w) for r, w in zip(rows, weights, strict=True)]
+    row_weights = [weights(r[4]) for r in rows]
+    keys = [(template(r[4]), w) for r, w in zip(rows, row_weights, strict=True)]
     counts = Counter(keys)
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
-    verdict = _closing_verdict(rows, weights, scan.lines)
+    verdict = _closing_verdict(rows, row_weights, scan.lines)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -135,7 +135,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 
 
 def _closing_verdict(
-    rows: list[tuple[int, int, int, int, str]], weights: list[tuple[float, float, float, float]], total: int
+    rows: list[tuple[int, int, int, int, str]], levels: list[tuple[float, float, float, float]], total: int
 ) -> int:
     """The line number of a clean closing verdict (``306 passed``, ``BUILD SUCCESS``), or 0.
 
@@ -143,7 +143,7 @@ def _closing_verdict(
     (once healthy zero counts such as ``0 failed`` are removed) and no failure line follows it.
     """
     verdict = 0
-    for (lineno, _, _, _, text), (fail, summary, word, _) in zip(rows, weights, strict=True):
+    for (lineno, _, _, _, text), (fail, summary, word, _) in zip(rows, levels, strict=True):
         if lineno <= total - VERDICT_LINES:
             continue
         if summary > 0 and (fail > 0 or word > 0):
@@ -155,7 +155,7 @@ def _closing_verdict(
     return verdict
 
 
-def _weights(text: str) -> tuple[float, float, float, float]:
+def weights(text: str) -> tuple[float, float, float, float]:
     """(fail, summary, word, warn): the strongest prior of each kind in ``text``."""
     cleaned = _NAMES.sub(" ", HEALTHY.sub(" ", text))
     fail = summary = word = warn = 0.0
@@ -176,13 +176,13 @@ def _score(
     start: int,
     end: int,
     focus: int,
-    weights: tuple[float, ...],
+    prior_weights: tuple[float, ...],
     tf: int,
     nth: int,
     last: bool,
     total: int,
 ) -> Unit:
-    fail, summary, word, warn = weights
+    fail, summary, word, warn = prior_weights
     rarity = 1.0 / (1.0 + math.log2(tf))
     if summary >= fail and summary > 0:
         kind, base = "summary", summary + (1.0 if lineno > total * 0.9 else 0.0)
