@@ -38,8 +38,7 @@ VERDICT_LINES = 30
 _ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _MASK = re.compile(
     r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
-    r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|0x[0-9a-fA-F]+|\b[0-9a-fA-F]{7,}\b"
-    r"|\b(?=[\w-]{6})(?=[\w-]*[A-Za-z])[\w-]*?[0-9]+[A-Za-z_-]+[0-9][\w-]*|[0-9]+"
+    r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|[\w-]*[0-9][\w-]*"
 )
 _NAMES = re.compile(
     r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![:(])"
@@ -64,8 +63,8 @@ def strip_ansi(text: str) -> str:
 
 
 def template(line: str) -> str:
-    """The line with digits, hex (and byte runs such as ``5b:6c:05``), generated names (``web-7d9f8c6b5-x2kq9``:
-    letters and two runs of digits), quoted strings and paths masked (its first 160 characters)."""
+    """The line with quoted strings, paths, byte runs (``5b:6c:05:...``) and every token that holds a
+    digit (``1207``, ``0x7f3a``, ``web-7d9f8c6b5-x2kq9``, ``12ms``) masked (its first 160 characters)."""
     return _MASK.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
 
 
