@@ -8,6 +8,7 @@ back through the reference the preview names (with ``Grep`` or
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from offloader.compaction import CompactionPolicy, CompactionResult
 
@@ -40,7 +41,7 @@ def read_back_arguments(tool: str, ref: str) -> dict[str, str]:
 
 
 #: Small previews, so a 16-turn conversation of build logs needs compacting.
-SMALL_PREVIEWS = {"max_result_tokens": 800, "preview_tokens": 200}
+SMALL_PREVIEWS = MappingProxyType({"max_result_tokens": 800, "preview_tokens": 200})
 #: The window of a probe run: nothing is compacted, so the probe counts the whole conversation.
 PROBE_WINDOW = 10**9
 

@@ -7,6 +7,7 @@ Every function answers None for a dict of another shape.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..dataurl import decode_b64, parse_arguments
@@ -29,18 +30,20 @@ __all__ = [
 
 #: The key of a Strands media block.
 MEDIA_KEYS = ("image", "document", "video")
-_DOC_FORMATS = {
-    "pdf": "application/pdf",
-    "csv": "text/csv",
-    "txt": "text/plain",
-    "md": "text/markdown",
-    "html": "text/html",
-    "json": "application/json",
-    "doc": "application/msword",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "xls": "application/vnd.ms-excel",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
+_DOC_FORMATS = MappingProxyType(
+    {
+        "pdf": "application/pdf",
+        "csv": "text/csv",
+        "txt": "text/plain",
+        "md": "text/markdown",
+        "html": "text/html",
+        "json": "application/json",
+        "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    }
+)
 
 
 def is_media(d: Mapping[str, Any]) -> bool:
