@@ -13,6 +13,7 @@ import contextlib
 import socket
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -30,42 +31,32 @@ __all__ = ["ContainerRunner"]
 _ENGINE_SLOTS = 8
 
 
+@dataclass(eq=False, kw_only=True)
 class ContainerRunner:
     """Attach to ``given`` (a ``Container``, id or name) or create one from ``image``; run commands in it.
 
-    ``workdir`` is where commands run unless told otherwise; the workspace sets it
-    to the workdir's real path once it is known.
+    ``client`` is a docker SDK client (None: from the environment); ``workdir`` is
+    where commands run unless told otherwise: the workspace sets it to the
+    workdir's real path once it is known.
     """
 
-    def __init__(
-        self,
-        given: Any,
-        *,
-        image: str,
-        client: Any,
-        user: str,
-        timeout: float,
-        command: list[str],
-        create_kwargs: dict[str, Any],
-        workdir: str,
-    ) -> None:
-        self.container: Any = None
-        self.workdir = workdir
-        self._given = given
-        self._image = image
-        self._client = client
-        self._user = user
-        self._timeout = timeout
-        self._command = command
-        self._create_kwargs = create_kwargs
-        self._owned = False
-        self._slots: anyio.CapacityLimiter | None = None
+    given: Any
+    image: str
+    client: Any
+    user: str
+    timeout: float
+    command: list[str]
+    create_kwargs: dict[str, Any]
+    workdir: str
+    container: Any = None
+    _owned: bool = field(default=False, init=False)
+    _slots: anyio.CapacityLimiter | None = field(default=None, init=False)
 
     def name(self) -> str:
         """The container's name (or short id) for messages."""
         c = self.container
         if c is None:
-            return repr(self._given)
+            return repr(self.given)
         return repr(getattr(c, "name", None) or c.id[:12])
 
     async def start(self) -> None:
@@ -74,25 +65,25 @@ class ContainerRunner:
 
     def _attach_or_create(self) -> None:
         with _engine.engine_errors(self.name(), "connecting"):
-            if self._client is None:
+            if self.client is None:
                 import docker
 
-                self._client = docker.from_env(timeout=max(1, int(self._timeout)))
-            given = self._given
+                self.client = docker.from_env(timeout=max(1, int(self.timeout)))
+            given = self.given
             if given is None:
                 import docker.errors
 
                 try:
-                    options = {"detach": True, "init": True, **self._create_kwargs}
-                    created = self._client.containers.create(self._image, self._command, **options)
+                    options = {"detach": True, "init": True, **self.create_kwargs}
+                    created = self.client.containers.create(self.image, self.command, **options)
                 except docker.errors.ImageNotFound as exc:
                     raise BackendUnavailable(
-                        f"image {self._image!r} is not on the engine (build or pull it first)"
+                        f"image {self.image!r} is not on the engine (build or pull it first)"
                     ) from exc
                 self.container, self._owned = created, True
                 created.start()
             elif isinstance(given, str):
-                self.container = self._client.containers.get(given)
+                self.container = self.client.containers.get(given)
             else:
                 self.container = given
             self.container.reload()
@@ -122,7 +113,7 @@ class ContainerRunner:
         """Run ``argv`` (in ``workdir``, default :attr:`workdir`); the exit code is returned, not raised."""
 
         def run() -> ExecResult:
-            return self._run_blocking(argv, stdin, timeout or self._timeout, workdir, env)
+            return self._run_blocking(argv, stdin, timeout or self.timeout, workdir, env)
 
         if self._slots is None:  # made on first use: a limiter belongs to the running event loop
             self._slots = anyio.CapacityLimiter(_ENGINE_SLOTS)
@@ -139,14 +130,14 @@ class ContainerRunner:
         """One exec: create (cheap), start with a hijacked socket (costly), inspect (cheap)."""
         if self.container is None:
             raise BackendUnavailable("the container was released")
-        api = self._client.api
+        api = self.client.api
         with _engine.engine_errors(self.name(), "starting a command"):
             created = api.exec_create(
                 self.container.id,
                 list(argv),
                 stdin=stdin is not None,
                 workdir=workdir or self.workdir,
-                user=self._user,
+                user=self.user,
                 environment=dict(env) if env else None,
             )
             stream = api.exec_start(created["Id"], socket=True)

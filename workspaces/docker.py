@@ -116,7 +116,7 @@ class DockerWorkspace(Workspace):
         self._file_mode = file_mode
         self._timeout = timeout
         self._runner = ContainerRunner(
-            container,
+            given=container,
             image=image,
             client=client,
             user=user or "",
