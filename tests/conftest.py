@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,3 +45,17 @@ async def workspace(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
     module = importlib.import_module(f"tests.backends.{request.param}")
     async with module.open_workspace(tmp_path) as ws:
         yield ws
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MB tmpfs, mounted for the test (the test machine runs as root): a disk that fills up."""
+    mnt = tmp_path / "tiny"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True)
+    if done.returncode != 0:
+        require("OFFLOAD_REQUIRE_TMPFS", f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

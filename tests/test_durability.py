@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
@@ -21,7 +20,6 @@ import pytest
 
 from offloader.core.messages import Message, TextBlock, ToolResultBlock
 from offloader.core.records import read_record
-from tests.conftest import require
 from workspaces import LocalWorkspace, NotEnoughSpace
 from workspaces.retention import RetentionPolicy
 
@@ -135,20 +133,6 @@ def test_gc_sweeps_debris_of_killed_writers(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ disk full
-
-
-@pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MB tmpfs, mounted for the test (the test machine runs as root)."""
-    mnt = tmp_path / "tiny"
-    mnt.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True)
-    if done.returncode != 0:
-        require("OFFLOAD_REQUIRE_TMPFS", f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
 
 
 def _visible(root: Path) -> list[str]:

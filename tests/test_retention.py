@@ -294,43 +294,35 @@ async def test_an_item_offloaded_again_during_the_collection_is_kept(ws: LocalWo
     assert item.read_text() == "x" * 100
 
 
-def test_gc_on_a_read_only_filesystem_is_a_clear_error_and_removes_nothing(tmp_path: Path) -> None:
+def test_gc_on_a_read_only_filesystem_is_a_clear_error_and_removes_nothing(full_disk: Path) -> None:
     import subprocess
 
     import anyio
     from click.testing import CliRunner
 
     from offloader.cli import main
-    from tests.conftest import require
     from workspaces import WorkspaceReadOnly
 
-    mnt = tmp_path / "ro"
-    mnt.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True)
-    if done.returncode != 0:
-        require("OFFLOAD_REQUIRE_TMPFS", f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
-    try:
+    mnt = full_disk  # a tmpfs of our own, remounted read-only below
 
-        async def seed() -> Path:
-            async with LocalWorkspace(mnt / "ws") as w:
-                return await _offload(w, "s", "t", age=30 * DAY)
+    async def seed() -> Path:
+        async with LocalWorkspace(mnt / "ws") as w:
+            return await _offload(w, "s", "t", age=30 * DAY)
 
-        item = anyio.run(seed)
-        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+    item = anyio.run(seed)
+    subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
 
-        async def collect() -> None:
-            async with LocalWorkspace(mnt / "ws") as w:
-                dry = await w.gc(RetentionPolicy(max_age=DAY), dry_run=True)
-                assert [r.path for r in dry.removed] == ["sessions/s/tool_result-t.txt"]
-                with pytest.raises(WorkspaceReadOnly, match="read-only"):
-                    await w.gc(RetentionPolicy(max_age=DAY))
+    async def collect() -> None:
+        async with LocalWorkspace(mnt / "ws") as w:
+            dry = await w.gc(RetentionPolicy(max_age=DAY), dry_run=True)
+            assert [r.path for r in dry.removed] == ["sessions/s/tool_result-t.txt"]
+            with pytest.raises(WorkspaceReadOnly, match="read-only"):
+                await w.gc(RetentionPolicy(max_age=DAY))
 
-        anyio.run(collect)
-        assert item.exists()
-        result = CliRunner().invoke(main, ["gc", "--workdir", str(mnt / "ws"), "--max-age", "1d"])
-        assert result.exit_code == 1 and "read-only" in result.output.lower() and "Traceback" not in result.output
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
+    anyio.run(collect)
+    assert item.exists()
+    result = CliRunner().invoke(main, ["gc", "--workdir", str(mnt / "ws"), "--max-age", "1d"])
+    assert result.exit_code == 1 and "read-only" in result.output.lower() and "Traceback" not in result.output
 
 
 # ------------------------------------------------------------ ledger durability (every backend)

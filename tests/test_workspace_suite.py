@@ -22,7 +22,6 @@ from tests.backends import e2b as e2b_backend
 from tests.backends import fsspec_memory, local, s3
 from tests.conftest import require
 from tests.docker_support import build_image, engine_client
-from tests.test_durability import full_disk  # noqa: F401  (the tmpfs fixture, reused)
 from workspaces import LocalWorkspace, Workspace
 from workspaces.testing import WorkspaceSuite
 
@@ -42,7 +41,7 @@ class TestLocalWorkspace(_BackendSuite):
     backend = local
 
     @pytest.fixture
-    async def full_workspace(self, full_disk: Path) -> AsyncIterator[Workspace]:  # noqa: F811
+    async def full_workspace(self, full_disk: Path) -> AsyncIterator[Workspace]:
         async with LocalWorkspace(full_disk / "ws") as ws:
             yield ws
 
@@ -89,7 +88,7 @@ class TestE2BWorkspace(_BackendSuite):
         await super().test_offload_and_read_back_under_trio(workspace)
 
     @pytest.fixture
-    def server(self, full_disk: Path) -> Iterator[Any]:  # noqa: F811
+    def server(self, full_disk: Path) -> Iterator[Any]:
         """An envd server whose sandbox lives on a 1 MB tmpfs: a real full disk."""
         try:
             from tests.envd_server import EnvdServer
