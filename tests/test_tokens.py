@@ -258,3 +258,38 @@ def test_estimate_extrapolates_for_text_over_budget() -> None:
 def test_negative_budget_is_rejected() -> None:
     with pytest.raises(ValueError, match="budget"):
         exceeds(HeuristicCounter(), "x", -1)
+
+
+def _whole_encode_head(counter: TiktokenCounter, text: str, n: int) -> str:
+    """The reference: the first ``n`` tokens of one encode of the whole text."""
+    enc = counter._enc
+    raw: bytes = enc.decode_bytes(enc.encode_ordinary(text)[:n])
+    return text[: len(raw.decode("utf-8", errors="ignore"))]
+
+
+def test_head_within_in_line_windows_cuts_where_one_whole_encode_cuts() -> None:
+    counter = TiktokenCounter()
+    rows = [{"id": i, "name": f"customer {i}", "tags": ["a", "b"], "note": "x  y"} for i in range(400)]
+    texts = [
+        json.dumps(rows, indent=2, ensure_ascii=False),
+        "".join(f"2024-01-01 12:00:{i % 60:02d} INFO served /api/v1/items/{i} in {i % 97}ms\n" for i in range(3000)),
+        "first\n\n\n   \n  second line  \n\r\n\tthird: ünïcödé 日本語\n" * 400,  # blank-line runs: no split there
+    ]
+    for text in texts:
+        for n in (3, 50, 333, 1000):
+            assert head_within(counter, text, n) == _whole_encode_head(counter, text[: (n + 1) * 16], n)
+
+
+def test_head_within_in_line_windows_feeds_the_tokenizer_about_the_prefix_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = TiktokenCounter()
+    text = json.dumps([{"id": i, "name": f"customer {i}", "active": i % 2 == 0} for i in range(2000)], indent=2)
+    fed: list[int] = []
+    inner = counter.head_count
+
+    def head_count(window: str, n: int) -> tuple[str, int]:
+        fed.append(len(window))
+        return inner(window, n)
+
+    monkeypatch.setattr(counter, "head_count", head_count)
+    head = head_within(counter, text, 1000)
+    assert sum(fed) < len(head) * 1.2 < 1001 * 4  # one 4-characters-per-token window would be more

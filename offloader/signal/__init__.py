@@ -49,6 +49,10 @@ __all__ = [
 _HEX_BYTES = 256
 #: At most this share of a compact JSON preview's room goes to excerpts from its middle.
 EXCERPT_SHARE = 0.35
+#: The pretty view is laid out to this many characters per token of budget (JSON runs at about 3)
+PRETTY_CHARS_PER_TOKEN = 4
+#: ... and again to this many when the first layout all fits (long strings, sparse text).
+SPARSE_PRETTY_CHARS_PER_TOKEN = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +243,8 @@ def _json_preview(
     multiline = head_text.count("\n", 0, 4096) >= 3
     if multiline and data is None:
         return None
-    view = read_json(head_text, tail_text, size, complete, pretty_chars=0 if multiline else budget * 6)
+    room = 0 if multiline else budget * PRETTY_CHARS_PER_TOKEN
+    view = read_json(head_text, tail_text, size, complete, pretty_chars=room)
     if view is None:
         return None
     shape = head_within(counter, view.shape(), int(budget * 0.4))
@@ -251,6 +256,11 @@ def _json_preview(
             return None
         return header + assemble_lines(result, list(signal.units), counter, rest, cap)
     pretty = head_within(counter, view.pretty, rest)
+    if len(pretty) == len(view.pretty) == room:  # sparse text: the pretty view may fill more room
+        view = read_json(head_text, tail_text, size, complete, pretty_chars=budget * SPARSE_PRETTY_CHARS_PER_TOKEN)
+        if view is None:
+            return None
+        pretty = head_within(counter, view.pretty, rest)
     cut_view = len(pretty) < len(view.pretty) or not view.complete
     found = _excerpts(whole, len(pretty) // 4, counter, int(rest * EXCERPT_SHARE), cap) if cut_view else ""
     if found:

@@ -209,6 +209,16 @@ def _layout(value: object, pad: str, out: list[str]) -> None:
         out.append(float.__repr__(value))
     elif isinstance(value, float):
         out.append("NaN" if value != value else "Infinity" if value > 0 else "-Infinity")
+    elif (
+        isinstance(value, dict | list)
+        and value
+        and not any(isinstance(v, dict | list) for v in (value.values() if isinstance(value, dict) else value))
+    ):
+        # Only scalars inside: one call of the C encoder, its item separator carrying the indent.
+        inner = pad + "  "
+        flat = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + inner, ": "), check_circular=False)
+        body = flat.encode(value)
+        out.append(f"{body[0]}\n{inner}{body[1:-1]}\n{pad}{body[-1]}")
     elif isinstance(value, dict):
         if not value:
             out.append("{}")
