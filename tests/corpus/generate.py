@@ -7,6 +7,11 @@ an agent's shell tool returns them) and its label to ``tests/corpus/labels.json`
 the tool, whether the run is clean, and its *decisive* lines (substrings a reader must
 see to know what happened). Labels are written by hand here, next to the command that
 produces the output, never computed from the output.
+
+The outputs added later as held-out sets live in ``cases_unseen_*.py`` (their labels carry a
+``group``); some need more tools on the machine: Go, shellcheck and xmllint (Debian packages
+``golang-go``, ``shellcheck``, ``libxml2-utils``), kubectl, terraform, strace, and Maven with a
+filled local repository. ``recall.py`` measures the engine on a group.
 """
 
 from __future__ import annotations
