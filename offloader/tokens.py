@@ -26,7 +26,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -37,6 +37,7 @@ __all__ = [
     "TiktokenCounter",
     "TokenCounter",
     "TokenEstimate",
+    "count_lines",
     "default_counter",
     "estimate_tokens",
     "exceeds",
@@ -163,6 +164,8 @@ class TiktokenCounter:
         self._enc, self.source = _load_encoding(encoding)
         self._fallback = HeuristicCounter()
         self.name = f"{self.source}:{encoding}" if self._enc is not None else "heuristic"
+        #: Counts add up at line starts (see :func:`count_lines`): true of BPE encodings.
+        self.splits_at_lines = self._enc is not None
 
     def count(self, text: str) -> int:
         if self._enc is None:
@@ -389,6 +392,35 @@ def _head_by_lines(head_count: Callable[[str, int], Any], text: str, n: int) -> 
         if len(result) < len(window) or end >= len(text) or used >= left:
             return text[: start + len(result)]
         start, left = end, left - used
+
+
+def count_lines(counter: TokenCounter, lines: Sequence[str], memo: dict[str, int]) -> int:
+    """Tokens of ``"\\n".join(lines)``, each line counted once across calls sharing ``memo``.
+
+    For a counter with ``splits_at_lines`` (tiktoken) the count is the sum of the
+    counts of the lines (each with its newline): a BPE pre-tokenizer ends a piece
+    after a newline that starts a line (not blank, no line break in its leading
+    whitespace). Lines that do not start one, line breaks inside a line, or any
+    other counter: one count of the joined text.
+    """
+    if not getattr(counter, "splits_at_lines", False) or not all(map(_starts_a_line, lines[1:])):
+        return counter.count("\n".join(lines))
+    total = 0
+    last = len(lines) - 1
+    for i, line in enumerate(lines):
+        piece = line if i == last else line + "\n"
+        tokens = memo.get(piece)
+        if tokens is None:
+            tokens = memo[piece] = counter.count(piece)
+        total += tokens
+    return total
+
+
+def _starts_a_line(line: str) -> bool:
+    if "\n" in line:
+        return False
+    body = line.lstrip()
+    return bool(body) and "\r" not in line[: len(line) - len(body)]
 
 
 def _splits_after(text: str, newline: int) -> bool:

@@ -19,6 +19,7 @@ from offloader.tokens import (
     CallableCounter,
     HeuristicCounter,
     TiktokenCounter,
+    count_lines,
     default_counter,
     estimate_tokens,
     exceeds,
@@ -293,3 +294,18 @@ def test_head_within_in_line_windows_feeds_the_tokenizer_about_the_prefix_once(m
     monkeypatch.setattr(counter, "head_count", head_count)
     head = head_within(counter, text, 1000)
     assert sum(fed) < len(head) * 1.2 < 1001 * 4  # one 4-characters-per-token window would be more
+
+
+def test_count_lines_adds_up_per_line_what_one_count_of_the_joined_text_says() -> None:
+    counter = TiktokenCounter()
+    lines = [f"{n:>6}\t2024-01-01 12:00:{n % 60:02d} INFO served /api/items/{n} in {n % 97}ms  " for n in range(1, 200)]
+    lines[50:50] = ["... [lines 51-4,000 omitted] ...", "  4001\terror: 日本語 ünïcödé", "     5\t\t  x  "]
+    memo: dict[str, int] = {}
+    assert count_lines(counter, lines, memo) == counter.count("\n".join(lines))
+    fed = FeedCounter(counter)
+    fed.splits_at_lines = True  # type: ignore[attr-defined]
+    assert count_lines(fed, lines[:-1], memo) == counter.count("\n".join(lines[:-1]))
+    assert fed.fed == len(lines[-2])  # only the line that is now the last one was counted again
+    blank = ["first", "   ", "second"]  # a blank line: one count of the joined text
+    assert count_lines(counter, blank, {}) == counter.count("\n".join(blank))
+    assert count_lines(HeuristicCounter(), lines, {}) == HeuristicCounter().count("\n".join(lines))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..tokens import TokenCounter
+from ..tokens import TokenCounter, count_lines
 from ._rank import Unit, attach_context, strip_ansi
 from ._scan import Scan
 
@@ -113,6 +113,7 @@ class _Picker:
         self.used = MARKER_TOKENS  # the gap after the head
         self.ratio = 1 / 3  # estimated tokens per UTF-8 byte; calibrated by one exact count
         self.exact = False
+        self.memo: dict[str, int] = {}  # token counts of rendered lines (see count_lines)
 
     def cost(self, rendered: str) -> int:
         """Estimated tokens of a line (the tokenizer sees the assembled preview only, once or twice)."""
@@ -120,9 +121,14 @@ class _Picker:
             return self.counter.count(rendered) + 1
         return int(len(rendered.encode("utf-8", "surrogatepass")) * self.ratio) + 2
 
-    def calibrate(self, text: str, total: int) -> None:
+    def count(self, total: int) -> tuple[str, int]:
+        """The preview of what is picked and its exact count (each line encoded once per preview)."""
+        lines = _assemble(self.picked, total)
+        return "\n".join(lines), count_lines(self.counter, lines, self.memo)
+
+    def calibrate(self, total: int) -> None:
         """Replace the estimate of what is picked by its exact count and rescale the estimate."""
-        exact = self.counter.count(text)
+        exact = self.count(total)[1]
         if self.used > 0 and exact > 0:
             self.ratio *= max(0.25, min(4.0, exact / self.used))
         self.used = exact + MARKER_TOKENS
@@ -164,18 +170,16 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
                 break
     if scan.lines > 1:  # a single line is shown from its start, by the head
         _walk_tail(scan, pick, budget * TAIL_SHARE, cap)
-    pick.calibrate(_assemble(pick.picked, scan.lines), scan.lines)
+    pick.calibrate(scan.lines)
     if scan.lines > 1:
         _walk_tail(scan, pick, budget * 0.97, cap)
     _walk_head(scan, pick, budget * 0.97, cap)
-    text = _assemble(pick.picked, scan.lines)
-    tokens = counter.count(text)
+    text, tokens = pick.count(scan.lines)
     while pick.order and tokens > budget:  # drop the last picked until the estimate says it fits
         over = (tokens - budget) * 1.1 + 1
         while pick.order and over > 0:
             over -= pick.cost(pick.picked.pop(pick.order.pop()))
-        text = _assemble(pick.picked, scan.lines)
-        tokens = counter.count(text)
+        text, tokens = pick.count(scan.lines)
     return text
 
 
@@ -221,7 +225,8 @@ def _take_cut(scan: Scan, pick: _Picker, lineno: int, start: int, end: int, limi
         pick.exact = False
 
 
-def _assemble(picked: dict[int, str], total: int) -> str:
+def _assemble(picked: dict[int, str], total: int) -> list[str]:
+    """The preview's lines: the picked ones in order, with a marker for each gap."""
     out: list[str] = []
     prev = 0
     for lineno in sorted(picked):
@@ -231,4 +236,4 @@ def _assemble(picked: dict[int, str], total: int) -> str:
         prev = lineno
     if prev < total:
         out.append(omitted(prev + 1, total))
-    return "\n".join(out)
+    return out
