@@ -57,6 +57,11 @@ _SAMPLE_CHARS = 1024
 # ------------------------------------------------------------ bounded-cost helpers
 
 
+def _check_budget(n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"token budget must be a non-negative int, got {n!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class TokenEstimate:
     """A token count for a text: exact when the whole text was counted, else extrapolated."""
@@ -65,11 +70,6 @@ class TokenEstimate:
     exact: bool
     #: Characters fed to the counter for the last (largest) window.
     counted_chars: int
-
-
-def _check_budget(n: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"token budget must be a non-negative int, got {n!r}")
 
 
 def estimate_tokens(
