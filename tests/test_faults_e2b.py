@@ -194,3 +194,20 @@ async def test_a_command_whose_stream_stalls_raises_command_timeout(ws: E2BWorks
     server.fault_next("stall", delay=5.0, prefix=START)
     with anyio.fail_after(4), pytest.raises(CommandTimeout):
         await ws.exec(["echo", "hi"], timeout=1.0)
+
+
+@pytest.mark.parametrize("op", ["large append", "large replace"])
+async def test_a_failed_operation_removes_the_temp_file_it_uploaded(
+    ws: E2BWorkspace, server: EnvdServer, op: str
+) -> None:
+    """The upload landed, then the command that would use it (and remove it) was dropped before it ran."""
+    big = b"z" * 300_000  # above inline_limit: uploaded as a temp file first
+    server.fault_next("drop", prefix=START)
+    with pytest.raises(BackendUnavailable):
+        if op == "large append":
+            await ws._append(CONTEXT, big + b"\n")
+        else:
+            await ws._write([("sessions/s/big.bin", big)])
+    assert server.count(lambda r: r.is_upload) == 1
+    assert _texts(server) == ["earlier"]
+    assert not _temps(server)  # gc would never see a temp file at the workdir's root

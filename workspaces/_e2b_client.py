@@ -52,7 +52,7 @@ from offloader.core.errors import BackendUnavailable, CommandTimeout, NotEnoughS
 from ._e2b_scripts import MARK, PRELUDE
 from ._posix import exit_error
 
-__all__ = ["SandboxClient"]
+__all__ = ["SandboxClient", "cut_short"]
 
 T = TypeVar("T")
 
@@ -181,6 +181,14 @@ class SandboxClient:
                 if error is exc:
                     raise
                 raise error from exc
+
+
+def cut_short(exc: BaseException) -> bool:
+    """True if a failed request may have started a command that did not finish its own cleanup:
+    killed in the sandbox, timed out, or its connection dropped (the SDK's error is the cause)."""
+    return isinstance(exc, (InterruptedError, CommandTimeout)) or (
+        exc.__cause__ is not None and _kind(exc.__cause__) in ("dropped", "timeout")
+    )
 
 
 def _kind(exc: BaseException) -> str:

@@ -49,6 +49,7 @@ timed out or unreachable raises :class:`BackendUnavailable`; envd's 507 raises
 from __future__ import annotations
 
 import base64
+import contextlib
 import mimetypes
 import secrets
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ from offloader.core.errors import BackendUnavailable, NotEnoughSpace, WorkspaceE
 from offloader.core.layout import TMP_PREFIX
 
 from . import _e2b_scripts as _sh
-from ._e2b_client import SandboxClient
+from ._e2b_client import SandboxClient, cut_short
 from ._posix import EXIT_IO, EXIT_ISDIR, EXIT_MISSING, grep_candidates, grep_prefilter, quote
 from .base import Workspace
 
@@ -188,8 +189,6 @@ class E2BWorkspace(Workspace):
         envs: dict[str, str] = {}
         lines = [_sh.PUT, _sh.cleanup(temps), f"printf '%s' {quote(_sh.MARK)}"]
         inline = sum(len(data) for _, data in files) <= self._inline_limit
-        if not inline:
-            await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
         for i, ((rel, data), tmp) in enumerate(zip(files, temps, strict=True)):
             if inline:
                 lines.append(f"{_sh.decode(envs, f'_OFL_{i}', data)} > {quote(tmp)} || exit {EXIT_IO}")
@@ -197,7 +196,15 @@ class E2BWorkspace(Workspace):
         # twice gives the same files (an exclusive commit then reports "existed"); a replace of uploaded
         # temps is not repeatable (the first run moved them away)
         again = inline or exclusive
-        out = await self._script("\n".join(lines), envs=envs, path=files[0][0], idempotent=again)
+        uploaded = False
+        try:
+            if not inline:
+                await self._upload(list(zip(temps, (data for _, data in files), strict=True)))
+                uploaded = True
+            out = await self._script("\n".join(lines), envs=envs, path=files[0][0], idempotent=again)
+        except Exception as exc:
+            await self._sweep(temps, exc, uploaded=uploaded)
+            raise
         flags = out.split()
         if len(flags) != len(files):
             raise WorkspaceError(f"unexpected answer from the sandbox while writing: {out[:200]!r}")
@@ -208,12 +215,11 @@ class E2BWorkspace(Workspace):
             return
         q = quote(path)
         envs: dict[str, str] = {}
-        if len(data) <= self._inline_limit:
+        temps = [] if len(data) <= self._inline_limit else [_temp_name()]
+        if not temps:
             source, cleanup = _sh.decode(envs, "_OFL_A", data), ""
         else:
-            tmp = _temp_name()
-            await self._upload([(tmp, data)])
-            source, cleanup = f"cat -- {quote(tmp)}", _sh.cleanup([tmp]) + "\n"
+            source, cleanup = f"cat -- {quote(temps[0])}", _sh.cleanup(temps) + "\n"
         script = (
             f'{cleanup}_in {q}; _dir {q}; _mk "$d"\n'
             f"if [ -d {q} ]; then exit {EXIT_ISDIR}; fi\n"
@@ -222,7 +228,15 @@ class E2BWorkspace(Workspace):
             f"s=$(stat -c %s -- {q}) || exit {EXIT_IO}\n"
             f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {EXIT_IO}; }}'
         )
-        await self._script(script, envs=envs, path=path)
+        uploaded = False
+        try:
+            if temps:
+                await self._upload([(temps[0], data)])
+                uploaded = True
+            await self._script(script, envs=envs, path=path)
+        except Exception as exc:
+            await self._sweep(temps, exc, uploaded=uploaded)
+            raise
 
     async def _list(self, path: str) -> list[FileInfo]:
         q = quote(path or ".")
@@ -282,15 +296,21 @@ class E2BWorkspace(Workspace):
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         command, envs = quote(*argv), dict[str, str]()
-        if stdin:
-            if len(stdin) > self._inline_limit:
-                tmp = _temp_name()
-                await self._upload([(tmp, stdin)])
-                command = f"{_sh.cleanup([tmp])}; {command} < {quote(tmp)}"
-            else:
-                source = _sh.decode(envs, "_OFL_I", stdin)
-                command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
-        return await self._client.run(command, envs=envs, timeout=timeout, name=argv[0])
+        temps = [_temp_name()] if stdin and len(stdin) > self._inline_limit else []
+        if temps:
+            command = f"{_sh.cleanup(temps)}; {command} < {quote(temps[0])}"
+        elif stdin:
+            source = _sh.decode(envs, "_OFL_I", stdin)
+            command = f"{source} | {{ unset {' '.join(envs)}; {command}; }}"
+        uploaded = False
+        try:
+            if temps and stdin:
+                await self._upload([(temps[0], stdin)])
+                uploaded = True
+            return await self._client.run(command, envs=envs, timeout=timeout, name=argv[0])
+        except Exception as exc:
+            await self._sweep(temps, exc, uploaded=uploaded)
+            raise
 
     async def _grep_native(
         self, regex_source: str, path: str, *, ignore_case: bool, glob: str | None
@@ -314,6 +334,14 @@ class E2BWorkspace(Workspace):
         return grep_candidates(out)
 
     # ------------------------------------------------------------ plumbing
+
+    async def _sweep(self, temps: Sequence[str], exc: Exception, *, uploaded: bool) -> None:
+        """After a failed operation, remove its temp files (best effort) when some may exist: uploaded
+        ones, or ones a script made before it was killed or timed out (its EXIT trap never ran).
+        gc never looks at the workdir's root, where they are."""
+        if temps and (uploaded or cut_short(exc)):
+            with contextlib.suppress(Exception):
+                await self._script(f"rm -f -- {quote(*temps)}", idempotent=True)
 
     async def _upload(self, files: list[tuple[str, bytes]]) -> None:
         """Upload ``(workdir-relative path, data)`` pairs in one request."""
