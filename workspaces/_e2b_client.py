@@ -10,6 +10,8 @@ live there). Retries are bounded, with jittered exponential backoff:
   that give the same result twice); an append or a gc removal raises
   :class:`BackendUnavailable` saying its effect is unknown, so a retry can never
   append a line twice;
+* no connection at all (refused: the sandbox is gone or the network is down) is
+  not retried here: the SDK has already retried connecting;
 * a timeout is never retried: a slow sandbox raises within ``request_timeout``
   (an ``AsyncSandbox`` option, the SDK's default 60 s: the wait for an answer
   to start) or ``script_timeout`` (a whole file-operation command).
@@ -193,9 +195,12 @@ def cut_short(exc: BaseException) -> bool:
 
 def _kind(exc: BaseException) -> str:
     """``refused``: an HTTP answer saying the request was not processed (429, the proxy's 502/503);
-    ``dropped``: the connection failed mid-request (outcome unknown); ``timeout``; ``gone``; or ``other``."""
+    ``dropped``: the connection failed mid-request (outcome unknown); ``unreachable``: no connection
+    could be made; ``timeout``; ``gone``; or ``other``."""
     if isinstance(exc, SandboxNotRunningException):
         return "gone"  # the health probe confirmed it: retrying cannot help
+    if _cause(exc, lambda e: type(e) in (ConnectionError, ConnectionRefusedError) or isinstance(e, httpx.ConnectError)):
+        return "unreachable"  # no connection: the SDK has already retried connecting
     if isinstance(exc, SandboxUnreachableException):  # (a TimeoutException too)
         return "dropped" if _transport_failure(exc) else "refused"
     if isinstance(exc, (TimeoutException, httpx.TimeoutException)):
@@ -207,11 +212,20 @@ def _kind(exc: BaseException) -> str:
 
 def _transport_failure(exc: BaseException) -> bool:
     """True if a connection-level error (socket, httpx transport, the SDK's pyqwest) is in the chain."""
+    return _cause(
+        exc,
+        lambda e: (
+            (isinstance(e, (OSError, httpx.TransportError)) and not isinstance(e, SandboxException))
+            or type(e).__module__.startswith("pyqwest")
+        ),
+    )
+
+
+def _cause(exc: BaseException, test: Callable[[BaseException], bool]) -> bool:
+    """True if ``test`` holds for ``exc`` or anything in its chain of causes."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, (OSError, httpx.TransportError)) and not isinstance(seen, SandboxException):
-            return True
-        if type(seen).__module__.startswith("pyqwest"):
+        if test(seen):
             return True
         seen = seen.__cause__ or seen.__context__
     return False
@@ -221,6 +235,8 @@ def _error(exc: Exception, kind: str, ref: str, *, idempotent: bool, attempts: i
     """The workspace error for a request that failed for good."""
     tries = f" ({attempts} attempts)" if attempts > 1 else ""
     unknown = "" if idempotent else "; it may or may not have taken effect (not retried: it is not idempotent)"
+    if kind == "unreachable":
+        return BackendUnavailable(f"the E2B sandbox is unreachable (no connection): {exc}")
     if kind == "dropped":
         return BackendUnavailable(f"the connection to the E2B sandbox dropped mid-request{tries}{unknown}: {exc}")
     if kind == "timeout":
