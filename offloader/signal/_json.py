@@ -219,26 +219,22 @@ def _layout(value: object, pad: str, out: list[str]) -> None:
         flat = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + inner, ": "), check_circular=False)
         body = flat.encode(value)
         out.append(f"{body[0]}\n{inner}{body[1:-1]}\n{pad}{body[-1]}")
-    elif isinstance(value, dict):
+    elif isinstance(value, dict | list):
+        opener, closer = ("{", "}") if isinstance(value, dict) else ("[", "]")
         if not value:
-            out.append("{}")
+            out.append(opener + closer)
             return
-        inner, sep = pad + "  ", "{\n"
-        for key, item in value.items():
-            out.append(f"{sep}{inner}{_quote(key)}: ")
+        members = (
+            ((f"{_quote(key)}: ", item) for key, item in value.items())
+            if isinstance(value, dict)
+            else (("", item) for item in value)
+        )
+        inner, sep = pad + "  ", opener + "\n"
+        for label, item in members:
+            out.append(f"{sep}{inner}{label}")
             _layout(item, inner, out)
             sep = ",\n"
-        out.append(f"\n{pad}}}")
-    elif isinstance(value, list):
-        if not value:
-            out.append("[]")
-            return
-        inner, sep = pad + "  ", "[\n"
-        for item in value:
-            out.append(sep + inner)
-            _layout(item, inner, out)
-            sep = ",\n"
-        out.append(f"\n{pad}]")
+        out.append(f"\n{pad}{closer}")
     else:  # not produced by the JSON decoder
         out.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad))
 
