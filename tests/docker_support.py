@@ -34,9 +34,9 @@ GNU = "gnu"
 GNU_NO_FIND = "gnu-no-find"
 
 GNU_TOOLS: tuple[str, ...] = ("cat", "mkdir", "realpath", "stat", "dd", "ln", "mv", "rm", "truncate", "tar")
-GNU_TOOLS += ("grep", "find", "sleep", "ls", "printf", "flock")
+GNU_TOOLS += ("grep", "find", "sleep", "ls", "printf", "flock", "tail", "wc")
 #: Bump when the images' contents change (so an old image is not reused).
-_IMAGE_REVISION = b"flock-2"
+_IMAGE_REVISION = b"tail-3"
 
 
 def engine_client() -> Any | None:

@@ -339,3 +339,14 @@ async def test_a_script_whose_stdin_stops_arriving_gives_up_and_leaves_no_temp_f
     monkeypatch.undo()
     assert (await ws.read_bytes("sessions/s/context.jsonl")).count(b"\n") == 1
     assert not [f.path for f in await ws._list("sessions") if "/.tmp-" in f"/{f.path}"]
+
+
+async def test_an_append_after_a_dead_writers_torn_line_cuts_it_instead_of_fusing(
+    ws: DockerWorkspace, container: Any
+) -> None:
+    await ws.offload_context("s", [Message("user", (TextBlock("earlier"),))])
+    log = f"{ws.workdir}/sessions/s/context.jsonl"
+    _sh(container, f'printf \'%s\' \'{{"role": "user", "con\' >> {log}')  # a writer killed mid-line
+    await ws.offload_context("s", [Message("user", (TextBlock("next"),))])
+    lines = (await ws.read_bytes("sessions/s/context.jsonl")).decode().splitlines()
+    assert [json.loads(line)["content"][0]["text"] for line in lines] == ["earlier", "next"]

@@ -211,3 +211,12 @@ async def test_a_failed_operation_removes_the_temp_file_it_uploaded(
     assert server.count(lambda r: r.is_upload) == 1
     assert _texts(server) == ["earlier"]
     assert not _temps(server)  # gc would never see a temp file at the workdir's root
+
+
+async def test_an_append_after_a_dead_writers_torn_line_cuts_it_instead_of_fusing(
+    ws: E2BWorkspace, server: EnvdServer
+) -> None:
+    with server.host(f"{WORKDIR}/{CONTEXT}").open("ab") as log:
+        log.write(b'{"role": "user", "content": [{"type": "te')  # killed mid-line: never acknowledged
+    await ws.offload_context("s", [_message("next")])
+    assert _texts(server) == ["earlier", "next"]

@@ -107,6 +107,9 @@ if [ "$4" = 1 ]; then
     [ "$p" -ef /proc/self/fd/9 ] && break
     exec 9>&-
   done
+  if [ "$5" = 1 ] && [ -s "$p" ] && [ -n "$(tail -c 1 "$p")" ]; then  # a dead writer's torn line: cut it
+    l=$(tail -n 1 "$p" | wc -c) && truncate -s $(($(stat -c %s "$p") - l)) "$p" || { rm -f "$t"; exit 1; }
+  fi
 fi
 before=$(stat -c %s "$p" 2>/dev/null || echo 0)
 if dd if="$t" of="$p" bs="$n" count=1 oflag=append conv=notrunc status=none; then rm -f "$t"; exit 0; fi

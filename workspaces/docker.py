@@ -68,9 +68,10 @@ except ModuleNotFoundError as exc:
 REQUIRED_TOOLS = ("sh", "tar", "find", "stat", "grep", "dd", "cat", "ln", "mv", "rm", "mkdir", "realpath", "truncate")
 
 #: Used when the image has them (busybox builds may lack them): with ``flock`` appends and gc's
-#: removals take a lock; with ``sleep`` a script stops waiting for its stdin after the workspace's
+#: removals take a lock (and with ``tail`` and ``wc`` an append first cuts a dead writer's torn
+#: last line, as LocalWorkspace does); with ``sleep`` a script stops waiting for its stdin after the workspace's
 #: time limit (an engine that died mid-send under live-restore would otherwise leave it blocked).
-_OPTIONAL_TOOLS = ("flock", "sleep")
+_OPTIONAL_TOOLS = ("flock", "sleep", "tail", "wc")
 _LISTED_MAX = 200_000
 
 
@@ -220,7 +221,9 @@ class DockerWorkspace(Workspace):
         if not data:
             return
         self._need("dd", "cat", "stat", "mkdir", "realpath")
-        args = [path, str(len(data)), secrets.token_hex(6), "0" if "flock" in self._missing else "1"]
+        locked = "0" if "flock" in self._missing else "1"
+        cut = "0" if {"tail", "wc"} & self._missing else "1"
+        args = [path, str(len(data)), secrets.token_hex(6), locked, cut]
         await self._script(_scripts.APPEND, args, stdin=data, what="appending to", path=path)
 
     async def _list(self, path: str) -> list[FileInfo]:

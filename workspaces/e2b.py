@@ -226,6 +226,9 @@ class E2BWorkspace(Workspace):
             f"while :; do exec 9>>{q} && flock 9 || exit {EXIT_IO}\n"
             f"  [ {q} -ef /proc/self/fd/9 ] && break; exec 9>&-; done\n"  # gc moved it aside: reopen the name
             f"s=$(stat -c %s -- {q}) || exit {EXIT_IO}\n"
+            # a dead writer's torn last line (only one holding the lock writes): cut it, as LocalWorkspace does
+            f'if [ "$s" -gt 0 ] && [ -n "$(tail -c 1 -- {q})" ]; then\n'
+            f"  s=$((s - $(tail -n 1 -- {q} | wc -c))) && truncate -s $s -- {q} || exit {EXIT_IO}; fi\n"
             f'{{ {source}; }} >&9 || {{ truncate -s "$s" -- {q}; exit {EXIT_IO}; }}'
         )
         uploaded = False
