@@ -98,7 +98,16 @@ class PrivateEngine:
             except subprocess.TimeoutExpired:
                 self.kill()
             self._proc = None
+        for mount in self._mounts():  # dockerd bind-mounts its data root onto itself and leaves it
+            subprocess.run(["umount", "-l", mount], capture_output=True)
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def _mounts(self) -> list[str]:
+        """Mount points under our folder, deepest first (``/proc/self/mountinfo``'s fifth field)."""
+        with open("/proc/self/mountinfo") as f:
+            points = [line.split()[4].replace("\\040", " ") for line in f]
+        mine = [p for p in points if p == str(self.root) or p.startswith(f"{self.root}/")]
+        return sorted(set(mine), key=len, reverse=True)
 
     def log_tail(self, lines: int = 20) -> str:
         logs = sorted(self.root.glob("dockerd-*.log"))
