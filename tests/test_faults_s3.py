@@ -125,3 +125,49 @@ async def test_an_upload_between_gcs_last_check_and_its_delete_is_not_lost(
     assert replaced, "gc never tried to delete the item"
     assert await ws.read_bytes(ref) == b"t1 new"
     assert "sessions/s/tool_result-t1.txt" not in [r.path for r in report.removed]
+
+
+async def test_a_refresh_of_the_same_bytes_between_gcs_last_check_and_its_delete_is_not_lost(
+    ws: FsspecWorkspace, proxy: tuple[FaultProxy, S3Server]
+) -> None:
+    """A refresh (an offload finding its result already stored) gives the same bytes a new ETag."""
+    p, server = proxy
+    block = _result("t2", "t2 same bytes")
+    ref = await ws.offload_tool_result("s", block)
+    url = ref.rpartition("/sessions/")[0]
+    refreshed: list[str] = []
+
+    def refresh(path: str) -> None:  # another writer offloads the same result just before gc's DELETE reaches S3
+        async def again() -> None:
+            async with FsspecWorkspace(url, **server.storage_options()) as other:  # straight to S3, not the proxy
+                assert await other.offload_tool_result("s", block) == ref
+
+        anyio.run(again)
+        refreshed.append(path)
+
+    p.before("DELETE", refresh, path_contains="tool_result-t2.txt")
+    await anyio.sleep(1.1)  # S3 stamps whole seconds: the item is now older than the zero grace period
+    report = await ws.gc(RetentionPolicy(max_age=0, temp_grace=0))
+    assert refreshed, "gc never tried to delete the item"
+    assert await ws.read_bytes(ref) == b"t2 same bytes"
+    assert "sessions/s/tool_result-t2.txt" not in [r.path for r in report.removed]
+
+
+async def test_a_refresh_in_the_same_second_as_gcs_listing_keeps_the_item(ws: FsspecWorkspace) -> None:
+    """S3 stamps whole seconds, so size and mtime cannot show this refresh; the ETag gc listed does."""
+    block = _result("t3", "t3 same bytes")
+    ref = await ws.offload_tool_result("s", block)
+    rel = ws.relative(ref)
+    for _ in range(5):  # until the listing and the refresh fall in one second (the case size and mtime miss)
+        seen = await ws._stat(rel)
+        assert seen is not None and seen.tag
+        assert await ws.offload_tool_result("s", block) == ref  # finds it stored: a refresh
+        now = await ws._stat(rel)
+        assert now is not None
+        if (now.size, now.mtime) == (seen.size, seen.mtime):
+            break
+    else:
+        pytest.fail("no refresh fell in the second of its listing in five tries")
+    assert now.tag != seen.tag
+    assert not await ws._remove_if_unchanged(rel, seen)
+    assert await ws.read_bytes(ref) == b"t3 same bytes"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import os
 import secrets
 import time
@@ -109,17 +108,10 @@ async def _check(
     policy: dict[str, Any],
     writers: dict[str, Any],
     now: float,
-    coarse_mtime: bool = False,
 ) -> None:
     local = isinstance(ws, LocalWorkspace)
     grace = policy["temp_grace"]
     refs = await _seed(ws, items, grace, local)
-    if coarse_mtime and writers["reoffload"]:
-        # S3 keeps modification times in whole seconds and a refresh rewrites the same bytes (same
-        # ETag): a refresh in the second of the write itself is invisible to gc's re-check. A real
-        # clock keeps such an item inside any grace of a second or more; this test's clock is moved
-        # forward instead, so the writer acts from the next second on, as it would in real time.
-        await anyio.sleep(math.ceil(time.time()) - time.time() + 0.01)
     before = await inventory(ws)
     young = {i for i, s in enumerate(items) if local and s.age == "young"}
     pinned = {i for i, s in enumerate(items) if s.pin is not None}
@@ -180,7 +172,7 @@ def _run(backend: str, tmp: Path, items: list[Spec], policy: dict[str, Any], wri
         async with module.open_workspace(folder) as ws:
             # files cannot be back-dated here: the collection's clock moves forward instead (all items old)
             shift = 0.0 if policy["max_age"] is None else 2 * policy["temp_grace"] + policy["max_age"] + 10
-            await _check(ws, items, policy, writers, time.time() + shift, coarse_mtime=backend == "s3")
+            await _check(ws, items, policy, writers, time.time() + shift)
 
     anyio.run(go)
 

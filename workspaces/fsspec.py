@@ -191,7 +191,7 @@ class FsspecWorkspace(Workspace):
                 prev = files.get(rel)
                 if prev is not None:
                     size, mtime = prev.size + size, max(prev.mtime, mtime)
-            files[rel] = FileInfo(rel, size, mtime)
+            files[rel] = FileInfo(rel, size, mtime) if seg else FileInfo(rel, size, mtime, str(info.get("ETag") or ""))
         return sorted(files.values(), key=lambda f: f.path)
 
     async def _stat(self, path: str) -> FileInfo | None:
@@ -199,22 +199,31 @@ class FsspecWorkspace(Workspace):
             return None
         info = await self._fs.info(self._full(path))
         if info is not None and info.get("type") == "file":
-            return FileInfo(path, int(info.get("size") or 0), mtime_of(info))
+            return FileInfo(path, int(info.get("size") or 0), mtime_of(info), str(info.get("ETag") or ""))
         segs = await self._segments(path)
         if not segs:
             return None
         return FileInfo(path, sum(s[1] for s in segs), max(s[2] for s in segs))
 
+    async def _refresh(self, path: str, data: bytes) -> None:
+        if self._fs.local is not None:
+            await super()._refresh(path, data)
+            return
+        await self._fs.refresh(self._full(path), data)  # on S3 a new ETag: gc's conditional delete then fails
+        await self._drop_segments(path)
+
     async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
-        """Remove exactly what was seen: a plain object re-stat'ed just before (on S3 deleted with
-        ``If-Match`` on the ETag of that check), or the listed segments.
+        """Remove exactly what was seen: a plain object re-stat'ed just before (the same size,
+        mtime and, where the store has one, ETag; on S3 deleted with ``If-Match`` on that
+        ETag), or the listed segments.
 
         A segment appended after the check is never among those removed, so an
         append racing the removal starts the log again instead of being lost.
         """
         info = await self._fs.info(self._full(path))
         if info is not None and info.get("type") == "file":
-            if (int(info.get("size") or 0), mtime_of(info)) != (seen.size, seen.mtime):
+            changed = (int(info.get("size") or 0), mtime_of(info)) != (seen.size, seen.mtime)
+            if changed or (seen.tag and str(info.get("ETag") or "") != seen.tag):
                 return False
             return await self._fs.remove_exact(self._full(path), info)
         segs = await self._segments(path)

@@ -9,7 +9,7 @@ and :class:`ExecResult` are the values it returns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = ["Capabilities", "ExecResult", "FileInfo", "WorkspaceProtocol"]
@@ -34,11 +34,17 @@ class Capabilities:
 
 @dataclass(frozen=True, slots=True)
 class FileInfo:
-    """A file in the workspace: workdir-relative path, size in bytes, mtime (epoch seconds)."""
+    """A file in the workspace: workdir-relative path, size in bytes, mtime (epoch seconds).
+
+    ``tag`` is the store's version tag of the content where it keeps one (S3's
+    ETag), else empty. It is not part of equality; gc uses it to see a rewrite
+    that leaves size and mtime as they were (S3 stamps whole seconds).
+    """
 
     path: str
     size: int
     mtime: float
+    tag: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
