@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from offloader.compaction import ContextCompactor
-from offloader.compaction.taskmap import TaskStep, render_task_map, task_map_text
+from offloader.compaction import CompactionEntry, ContextCompactor
+from offloader.compaction.taskmap import render_task_map, task_map_text
 from offloader.core.convert import to_message
 from offloader.tokens import HeuristicCounter
 from tests.test_compaction_support import Call, Turn, build, log_lines, pairing_errors, scripted_turns
@@ -17,6 +17,10 @@ from workspaces import LocalWorkspace
 
 COUNTER = HeuristicCounter()
 pytestmark = pytest.mark.anyio
+
+
+def _step(call_id: str, tool: str, summary: str, *, failed: bool = False) -> CompactionEntry:
+    return CompactionEntry(call_id, tool, summary, 0, "collected", failed=failed)
 
 
 @pytest.fixture
@@ -27,9 +31,9 @@ async def ws(tmp_path: Path) -> AsyncIterator[LocalWorkspace]:
 
 def test_one_node_per_step_with_done_doing_blocked_status() -> None:
     steps = [
-        TaskStep("1", "read", "read a.py"),
-        TaskStep("2", "test", 'ran "pytest"', failed=True),
-        TaskStep("3", "edit", "fixed"),
+        _step("1", "read", "read a.py"),
+        _step("2", "test", 'ran "pytest"', failed=True),
+        _step("3", "edit", "fixed"),
     ]
     source = render_task_map(steps)
     assert source.startswith("flowchart TD\n")
@@ -40,7 +44,7 @@ def test_one_node_per_step_with_done_doing_blocked_status() -> None:
 
 
 def test_the_meta_only_map_is_used_when_the_full_one_does_not_fit() -> None:
-    steps = [TaskStep(str(i), "bash", f"step {i} " + "details " * 20) for i in range(200)]
+    steps = [_step(str(i), "bash", f"step {i} " + "details " * 20) for i in range(200)]
     full = task_map_text(steps, 10**6, COUNTER.count)
     assert full is not None and "S199" in full
     small = task_map_text(steps, 200, COUNTER.count)

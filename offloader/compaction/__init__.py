@@ -19,7 +19,7 @@ from .summarizers import (
     ToolExchange,
     parse_summaries,
 )
-from .taskmap import TaskStep, render_task_map
+from .taskmap import render_task_map
 
 __all__ = [
     "MILD_MARKER",
@@ -34,7 +34,6 @@ __all__ = [
     "LLMSummarizer",
     "Level",
     "Summarizer",
-    "TaskStep",
     "ToolExchange",
     "parse_summaries",
     "render_task_map",

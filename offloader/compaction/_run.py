@@ -32,7 +32,7 @@ from ._view import (
     public_entry,
 )
 from .policy import CompactionResult, Level
-from .taskmap import TaskStep, task_map_text
+from .taskmap import task_map_text
 
 if TYPE_CHECKING:
     from .compactor import ContextCompactor
@@ -269,7 +269,7 @@ class _Run(Shrink):
         return out
 
     def _task_map(self) -> str | None:
-        steps = [TaskStep(e.id, e.tool, e.summary, e.failed) for e in self.state.entries.values()]
+        steps = [public_entry(e) for e in self.state.entries.values()]
         if not steps:
             return None
         budget = math.floor(self.window * self.policy.task_map_ratio)

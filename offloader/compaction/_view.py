@@ -176,7 +176,7 @@ class _View:
 
 
 def public_entry(e: Entry) -> CompactionEntry:
-    return CompactionEntry(e.id, e.tool, e.summary, e.score, e.status, e.ref, e.degraded)
+    return CompactionEntry(e.id, e.tool, e.summary, e.score, e.status, e.ref, e.degraded, e.failed)
 
 
 def _block_fp(block: ToolResultBlock) -> str:

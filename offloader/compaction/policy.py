@@ -73,7 +73,9 @@ class CompactionEntry:
 
     ``status``: ``collected`` (summarised, still in context), ``mild`` (result
     replaced by summary + reference), ``deleted`` (cut away with its messages)
-    or ``truncated`` (cut in place by emergency).
+    or ``truncated`` (cut in place by emergency). ``failed``: the tool reported
+    an error. The task map (:func:`offloader.compaction.taskmap.render_task_map`)
+    draws these entries.
     """
 
     id: str
@@ -83,6 +85,7 @@ class CompactionEntry:
     status: str
     ref: str | None = None
     degraded: bool = False
+    failed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """A Mermaid task map built from compaction ledger entries.
 
-One node per recorded tool call, in the order the calls happened, linked in
+One node per recorded tool call (a :class:`CompactionEntry`, as in
+``CompactionResult.entries``), in the order the calls happened, linked in
 sequence; status ``done`` (succeeded), ``blocked`` (the tool reported an error)
 or ``doing`` (the latest step). The compactor stores it as
 ``sessions/{sid}/taskmap.mmd`` and, when asked, injects it as one message so
@@ -12,24 +13,15 @@ status) is used instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-__all__ = ["TaskStep", "render_task_map", "task_map_text"]
+from .policy import CompactionEntry
+
+__all__ = ["render_task_map", "task_map_text"]
 
 _LABEL_CHARS = 70
 
 
-@dataclass(frozen=True, slots=True)
-class TaskStep:
-    """One step of the task: a tool call with its summary."""
-
-    id: str
-    tool: str
-    summary: str
-    failed: bool = False
-
-
-def _status(steps: Sequence[TaskStep], k: int) -> str:
+def _status(steps: Sequence[CompactionEntry], k: int) -> str:
     if steps[k].failed:
         return "blocked"
     return "doing" if k == len(steps) - 1 else "done"
@@ -40,7 +32,7 @@ def _label(text: str) -> str:
     return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
 
 
-def render_task_map(steps: Sequence[TaskStep], *, meta_only: bool = False) -> str:
+def render_task_map(steps: Sequence[CompactionEntry], *, meta_only: bool = False) -> str:
     """Mermaid ``flowchart TD`` source for ``steps`` (deterministic)."""
     lines = ["flowchart TD"]
     if meta_only or not steps:
@@ -66,7 +58,7 @@ def render_task_map(steps: Sequence[TaskStep], *, meta_only: bool = False) -> st
     return "\n".join(lines) + "\n"
 
 
-def task_map_text(steps: Sequence[TaskStep], budget: int, count: Callable[[str], int]) -> str | None:
+def task_map_text(steps: Sequence[CompactionEntry], budget: int, count: Callable[[str], int]) -> str | None:
     """The message text for the map within ``budget`` tokens: full, else meta-only, else None."""
     for meta_only in (False, True):
         source = render_task_map(steps, meta_only=meta_only)
