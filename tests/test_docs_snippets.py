@@ -253,6 +253,10 @@ def test_readme_demo_table_is_what_the_demo_prints(demo_output: str) -> None:
 _REPO_PATH = re.compile(
     r"\b(?:tests|examples|benchmarks|workspaces|offloader|docs|\.ci)/[\w./-]+\.(?:py|json|sh|md|yml|svg)\b"
 )
+#: A Markdown file named without a folder (``README.md``, ``CHANGELOG.md``).
+_TOP_LEVEL_PAGE = re.compile(r"(?<![\w./-])[A-Z][\w-]*\.md\b")
+#: A relative path that climbs out of its folder (``../x``).
+_PARENT_LINK = re.compile(r"(?:\.\./)+[\w./-]*")
 #: Paths a command writes (the text says which); they need not be committed.
 _WRITTEN_BY_A_RUN = {"benchmarks/results/bench_offload.json"}
 
@@ -264,9 +268,12 @@ def test_every_file_the_docs_name_is_in_the_repository() -> None:
         for path in sorted(set(_REPO_PATH.findall(text)) - _WRITTEN_BY_A_RUN):
             if not (ROOT / path).exists():
                 missing.append(f"{page.relative_to(ROOT)}: {path}")
-        for outside in ("DESIGN.md", "../shared"):
-            if outside in text:
-                missing.append(f"{page.relative_to(ROOT)}: refers to {outside}, which is not in the repository")
+        for name in sorted(set(_TOP_LEVEL_PAGE.findall(text))):  # a page named bare must be one of ours
+            if not (ROOT / name).exists() and not list(ROOT.glob(f"docs/**/{name}")):
+                missing.append(f"{page.relative_to(ROOT)}: {name}")
+        for link in sorted(set(_PARENT_LINK.findall(text))):  # nothing above the repository's root
+            if not (page.parent / link).resolve().is_relative_to(ROOT):
+                missing.append(f"{page.relative_to(ROOT)}: {link} leaves the repository")
     assert not missing, missing
 
 
