@@ -88,12 +88,20 @@ def differences(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return sorted(out)
 
 
+#: The marker that slows the flippers down when the race has gone into overtime (see ``flip_forever``).
+OVERTIME = "flip-overtime"
+
+
 def flip_forever(root: str, decoy: str, stop: threading.Event | None = None) -> None:
     """Swap each flipped folder for a symlink to its decoy and back, as fast as possible.
 
     The flipper itself works through descriptors (``O_NOFOLLOW``), so it never renames
-    anything inside the decoy when an outer folder is a link at that moment.
+    anything inside the decoy when an outer folder is a link at that moment. Once a
+    file named :data:`OVERTIME` exists beside the decoy, the folders stay real for up
+    to 20 ms between rounds of flips (still flipping), so that an operation the race
+    has starved so far gets through and is tested too.
     """
+    overtime = os.path.join(os.path.dirname(decoy.rstrip("/")), OVERTIME)
     top = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     flips = [(rel.rpartition("/"), os.path.join(decoy, target)) for rel, target in FLIPS]
     nofollow = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
@@ -124,7 +132,7 @@ def flip_forever(root: str, decoy: str, stop: threading.Event | None = None) -> 
         # Now and then every folder stays real for up to a millisecond, so that an operation whose walk is
         # long (a ranged read through several folders) can also get through; the flips resume at once.
         if random.random() < 0.5:
-            time.sleep(random.uniform(0, 0.001))
+            time.sleep(random.uniform(0, 0.02 if os.path.exists(overtime) else 0.001))
 
 
 class Flipper:
@@ -134,6 +142,7 @@ class Flipper:
 
     def __init__(self, root: Path, decoy: Path, *, threads: int = 1, processes: int = 1) -> None:
         self._stop = threading.Event()
+        self._decoy = decoy
         self._threads = [
             threading.Thread(target=flip_forever, args=(str(root), str(decoy), self._stop), daemon=True)
             for _ in range(threads)
@@ -146,6 +155,10 @@ class Flipper:
             subprocess.Popen([sys.executable, "-c", code, str(root), str(decoy)], env=env) for _ in range(processes)
         ]
 
+    def overtime(self) -> None:
+        """Leave the folders real for longer between flips (see :func:`flip_forever`)."""
+        (self._decoy.parent / OVERTIME).touch()
+
     def stop(self) -> None:
         self._stop.set()
         for p in self._procs:
@@ -153,6 +166,7 @@ class Flipper:
             p.wait()
         for t in self._threads:
             t.join()
+        (self._decoy.parent / OVERTIME).unlink(missing_ok=True)  # not part of what the race may leave behind
 
     def __enter__(self) -> Flipper:
         return self
@@ -192,16 +206,32 @@ def _check(outcome: RaceOutcome, what: str, text: Any) -> None:
         outcome.leaks.append(f"{what} returned outside content: {body[:200]!r}")
 
 
-async def drive(ws: Any, seconds: float, *, workers: int = 3, until: Iterable[str] = ()) -> RaceOutcome:
+async def drive(
+    ws: Any,
+    seconds: float,
+    *,
+    workers: int = 3,
+    until: Iterable[str] = (),
+    overtime: Callable[[], None] | None = None,
+) -> RaceOutcome:
     """Run every operation in a loop from ``workers`` tasks for ``seconds``; then go on (up to three times as
-    long again) while an operation named in ``until`` has not yet succeeded once, as on a loaded machine."""
+    long again) while an operation named in ``until`` has not yet succeeded once, as on a loaded machine,
+    calling ``overtime`` once when that begins (the flippers then leave longer gaps)."""
     outcome = RaceOutcome()
     start = time.monotonic()
     wanted = set(until)
+    late: list[bool] = []
 
     def racing() -> bool:
         elapsed = time.monotonic() - start
-        return elapsed < seconds or (elapsed < 4 * seconds and not wanted <= set(outcome.succeeded))
+        if elapsed < seconds:
+            return True
+        if wanted <= set(outcome.succeeded) or elapsed >= 4 * seconds:
+            return False
+        if overtime is not None and not late:
+            late.append(True)
+            overtime()
+        return True
 
     async def attempt(what: str, op: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         outcome.ops += 1

@@ -39,8 +39,8 @@ async def test_no_escape_while_folders_flip_to_symlinks(tmp_path: Path, backend:
     async with BACKENDS[backend](root) as ws:
         assert ws.race_free_confinement
         await ws.offload_context("s1", [{"role": "user", "content": "warm up"}])
-        with Flipper(root, decoy):
-            outcome = await drive(ws, race_seconds(), until=EXERCISED)
+        with Flipper(root, decoy) as flipper:
+            outcome = await drive(ws, race_seconds(), until=EXERCISED, overtime=flipper.overtime)
         settle(root)
     escapes = differences(before, snapshot(tmp_path, skip=root))
     print(f"\n{backend}: {len(escapes)} escapes, {len(outcome.leaks)} leaks; {outcome.summary()}")
