@@ -57,7 +57,7 @@ import socket
 import stat as stat_mod
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -679,3 +679,23 @@ def _signal(process: asyncio.subprocess.Process, sig: int) -> None:
     """Signal the process group, as the whole command (bash and its children) ends in envd."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, sig)
+
+
+@contextlib.contextmanager
+def running_server(folder: Path) -> Iterator[EnvdServer]:
+    """A started server whose sandbox is ``folder``, stopped afterwards.
+
+    A server that cannot start skips the test, or fails it under ``OFFLOAD_REQUIRE_E2B=1``.
+    """
+    from tests.conftest import require
+
+    server = EnvdServer(folder)
+    try:
+        server.start()
+    except Exception as exc:
+        require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
+        raise
+    try:
+        yield server
+    finally:
+        server.stop()

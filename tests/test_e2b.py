@@ -33,13 +33,12 @@ from offloader.core.errors import (
     CommandTimeout,
     PathOutsideWorkspace,
 )
-from tests.conftest import require
 
 try:
     from e2b import AsyncSandbox
     from e2b.exceptions import FileNotFoundException
 
-    from tests.envd_server import EnvdServer, RecordedRequest
+    from tests.envd_server import EnvdServer, RecordedRequest, running_server
     from workspaces.e2b import E2BWorkspace
 except ImportError as exc:  # pragma: no cover - the e2b extra is missing
     if os.environ.get("OFFLOAD_REQUIRE_E2B") == "1":
@@ -65,13 +64,8 @@ def _downloads(r: RecordedRequest) -> bool:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[EnvdServer]:
-    srv = EnvdServer(tmp_path / "sandbox")
-    try:
-        srv.start()
-    except Exception as exc:
-        require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
-    yield srv
-    srv.stop()
+    with running_server(tmp_path / "sandbox") as srv:
+        yield srv
 
 
 @pytest.fixture

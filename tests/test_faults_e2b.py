@@ -21,10 +21,9 @@ import pytest
 
 from offloader.core.errors import BackendUnavailable, CommandTimeout
 from offloader.core.messages import Message, TextBlock, ToolResultBlock
-from tests.conftest import require
 
 try:
-    from tests.envd_server import EnvdServer
+    from tests.envd_server import EnvdServer, running_server
     from workspaces.e2b import E2BWorkspace
 except ImportError as exc:  # pragma: no cover - the e2b extra is missing
     if os.environ.get("OFFLOAD_REQUIRE_E2B") == "1":
@@ -40,13 +39,8 @@ CONTEXT = "sessions/s/context.jsonl"
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[EnvdServer]:
-    srv = EnvdServer(tmp_path / "sandbox")
-    try:
-        srv.start()
-    except Exception as exc:
-        require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
-    yield srv
-    srv.stop()
+    with running_server(tmp_path / "sandbox") as srv:
+        yield srv
 
 
 @pytest.fixture

@@ -91,15 +91,12 @@ class TestE2BWorkspace(_BackendSuite):
     def server(self, full_disk: Path) -> Iterator[Any]:
         """An envd server whose sandbox lives on a 1 MB tmpfs: a real full disk."""
         try:
-            from tests.envd_server import EnvdServer
-
-            srv = EnvdServer(full_disk / "sandbox")
-            srv.start()
+            from tests.envd_server import running_server
         except Exception as exc:
             require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
             raise
-        yield srv
-        srv.stop()
+        with running_server(full_disk / "sandbox") as srv:
+            yield srv
 
     @pytest.fixture
     async def full_workspace(self, server: Any) -> AsyncIterator[Workspace]:

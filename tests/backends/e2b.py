@@ -18,17 +18,12 @@ NAME = "e2b"
 @asynccontextmanager
 async def open_workspace(tmp_path: Path) -> AsyncIterator[object]:
     try:
-        from tests.envd_server import EnvdServer
+        from tests.envd_server import running_server
         from workspaces.e2b import E2BWorkspace
-
-        server = EnvdServer(tmp_path / "sandbox")
-        server.start()
-    except Exception as exc:  # an import or bind failure: the backend cannot be tested here
+    except Exception as exc:  # an import failure: the backend cannot be tested here
         require("OFFLOAD_REQUIRE_E2B", f"the envd test server cannot start: {exc}")
         raise
-    try:
+    with running_server(tmp_path / "sandbox") as server:
         # ledger_batch=1: the suite reads the ledger right after an offload (batching is tested in test_e2b.py)
         async with E2BWorkspace(debug=True, sandbox_url=server.url, ledger_batch=1) as ws:
             yield ws
-    finally:
-        server.stop()
