@@ -293,7 +293,7 @@ def _met(ok: bool) -> str:
     return "met" if ok else "**not met**"
 
 
-async def main(quick: bool, folder: str | None) -> None:
+async def main(quick: bool, folder: str | None, only: list[str] | None = None) -> None:
     reps = {"150 KB JSON": 40, "5 MB log": 15, "50 MB log": 5, "5 MB one-line JSON": 15}
     # recall: per payload, whether the model still sees its decisive line; "corpus": the public corpus
     report: dict[str, Any] = {"python": sys.version.split()[0], "folder": folder or tempfile.gettempdir()}
@@ -304,6 +304,8 @@ async def main(quick: bool, folder: str | None) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for label, (make, _) in PAYLOADS.items():
+        if only and not any(word.lower() in label.lower() for word in only):
+            continue
         text = make()
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             done = await bench_payload(label, text, max(3, reps[label] // (3 if quick else 1)), Path(tmp))
@@ -319,6 +321,8 @@ async def main(quick: bool, folder: str | None) -> None:
             f"{row['ours_over_strands']:.2f}x | {_met(row['ours'] <= row['strands'])} | "
             f"{'yes' if sig['ours'] else 'no'} / {'yes' if sig['strands'] else 'no'} |"
         )
+    if only:  # a partial run: the table only, nothing written
+        return
     big = report["payloads"]["50 MB log"]
     outside_ok = big["ours_outside_storage"] <= big["bare_write"]
     report["targets"]["50 MB log: outside storage at most the bare write"] = outside_ok
@@ -353,5 +357,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a third of the repetitions")
     parser.add_argument("--dir", default=None, help="folder for the stores (default: the system temp folder)")
+    parser.add_argument(
+        "--payload", action="append", help="only the payloads whose label contains this (repeatable); writes nothing"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.quick, args.dir))
+    asyncio.run(main(args.quick, args.dir, args.payload))

@@ -212,6 +212,13 @@ class TiktokenCounter:
         if self._enc is None:
             head = bisect_head(self._fallback, text, n)
             return head, self._fallback.count(head)
+        if self._fast is not None:
+            try:  # stops counting past n: the cheap answer for a window that fits
+                fits = self._fast.count_till_limit(text, n)
+            except UnicodeEncodeError:
+                fits = None
+            if fits is not None:
+                return text, int(fits)
         tokens = self._ids(text)
         if len(tokens) <= n:
             return text, len(tokens)

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from offloader import ContextOffloader
 from offloader.retrieval import INDEX_SUFFIX, Retriever
 from offloader.signal import make_preview
-from offloader.signal._json import _layout
+from offloader.signal._json import _layout, _parse_items
 from offloader.tokens import TiktokenCounter
 from workspaces import FileInfo, LocalWorkspace
 
@@ -200,3 +200,51 @@ def test_the_pretty_view_lays_out_a_value_exactly_as_json_dumps_with_indent_2(va
     out: list[str] = []
     _layout(value, pad, out)
     assert "".join(out) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)
+
+
+_ITEMS = st.lists(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**80), max_value=2**80)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(alphabet=st.characters(exclude_categories=("Cs",))),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=12,
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(items=_ITEMS, spaced=st.booleans())
+def test_items_parsed_at_once_are_laid_out_exactly_as_json_dumps_with_indent_2(items: list[object], spaced: bool) -> None:
+    # floats under 1e-4 and integers past 64 bits go through the json module; the rest through orjson
+    closed = json.dumps(items, ensure_ascii=False, separators=(", ", ": ") if spaced else (",", ":"))
+    parsed = _parse_items(closed)
+    assert parsed is not None
+    values, laid_out = parsed
+    assert values == json.loads(closed)
+    if laid_out is not None:
+        assert laid_out == json.dumps(values, indent=2, ensure_ascii=False)[2:-2]
+
+
+def test_items_orjson_would_read_otherwise_are_read_by_the_json_module() -> None:
+    assert _parse_items("[18446744073709551616, 1]") == ([18446744073709551616, 1], None)
+    assert _parse_items("[1.5e-07, 2]") == ([1.5e-07, 2], None)
+    assert _parse_items('[NaN, "x"]') is not None and _parse_items('[NaN, "x"]')[1] is None  # type: ignore[index]
+
+
+@settings(max_examples=150, deadline=None)
+@given(items=_ITEMS, repeat=st.integers(50, 400), budget=st.sampled_from([200, 600, 1000]))
+def test_the_pretty_head_of_any_cut_compact_array_is_a_prefix_of_its_indented_layout(
+    items: list[object], repeat: int, budget: int
+) -> None:
+    repeat = max(repeat, 20_000 // len(json.dumps(items)) + 1)  # over any budget here by length alone
+    value = {"status": "ok", "rows": items * repeat, "total": len(items) * repeat}
+    text = json.dumps(value, ensure_ascii=False)
+    preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=budget)
+    assert preview.startswith('[JSON object, ') and '"status": "ok"' in preview.split("\n", 1)[0]
+    shown = preview.split("\n", 1)[1].split("\n... [pretty-printed view cut", 1)[0]
+    assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)
