@@ -153,14 +153,18 @@ def mcp() -> None:
 
 
 def speed() -> None:
-    """The speed extra's scanner (Hyperscan) is the one the signal engine picks, and it finds the failure."""
+    """The speed extra's scanner (Hyperscan) and token counter (bpe-openai) are the ones picked, and they work."""
     import hyperscan  # noqa: F401 - the extra's point
 
     from offloader.signal import read_signal
+    from offloader.tokens import TiktokenCounter
 
     found = read_signal(LOG.encode())
     check(found.engine == "hyperscan", f"signal engine {found.engine}")
     check(found.failure_lines >= 1, "the failure line is found")
+    fast, reference = TiktokenCounter(), TiktokenCounter(engine="tiktoken")
+    check(fast.engine == "bpe-openai", f"token counting engine {fast.engine}")
+    check(fast.count(LOG) == reference.count(LOG), "bpe-openai counts what tiktoken counts")
 
 
 def every_feature() -> None:
