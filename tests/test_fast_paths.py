@@ -219,7 +219,9 @@ _ITEMS = st.lists(
 
 @settings(max_examples=400, deadline=None)
 @given(items=_ITEMS, spaced=st.booleans())
-def test_items_parsed_at_once_are_laid_out_exactly_as_json_dumps_with_indent_2(items: list[object], spaced: bool) -> None:
+def test_items_parsed_at_once_are_laid_out_exactly_as_json_dumps_with_indent_2(
+    items: list[object], spaced: bool
+) -> None:
     # floats under 1e-4 and integers past 64 bits go through the json module; the rest through orjson
     closed = json.dumps(items, ensure_ascii=False, separators=(", ", ": ") if spaced else (",", ":"))
     parsed = _parse_items(closed)
@@ -245,6 +247,6 @@ def test_the_pretty_head_of_any_cut_compact_array_is_a_prefix_of_its_indented_la
     value = {"status": "ok", "rows": items * repeat, "total": len(items) * repeat}
     text = json.dumps(value, ensure_ascii=False)
     preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=budget)
-    assert preview.startswith('[JSON object, ') and '"status": "ok"' in preview.split("\n", 1)[0]
+    assert preview.startswith("[JSON object, ") and '"status": "ok"' in preview.split("\n", 1)[0]
     shown = preview.split("\n", 1)[1].split("\n... [pretty-printed view cut", 1)[0]
     assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)

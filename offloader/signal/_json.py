@@ -263,18 +263,9 @@ def _parse_items(closed: str) -> tuple[list[object], str | None] | None:
     indented one level, each line break followed by the indent. None where the
     text is not one array.
     """
-    try:
-        import orjson
-    except ImportError:
-        orjson = None
-    if orjson is not None:
-        try:
-            items = orjson.loads(closed)
-        except orjson.JSONDecodeError:
-            pass  # NaN, a lone surrogate, ...: the C scanner decides
-        else:
-            if isinstance(items, list) and items and _written_alike(items):
-                return items, orjson.dumps(items, option=orjson.OPT_INDENT_2).decode()[2:-2]
+    laid_out = _orjson_layout(closed)
+    if laid_out is not None:
+        return laid_out
     try:
         items, end = _DECODER.raw_decode(closed)
     except ValueError:
@@ -282,6 +273,21 @@ def _parse_items(closed: str) -> tuple[list[object], str | None] | None:
     if end != len(closed) or not isinstance(items, list) or not items:
         return None
     return items, None
+
+
+def _orjson_layout(closed: str) -> tuple[list[object], str] | None:
+    """orjson's items and layout of ``closed``, where they are json's (None without orjson, or on doubt)."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    try:
+        items = orjson.loads(closed)
+    except orjson.JSONDecodeError:
+        return None  # NaN, a lone surrogate, ...: the C scanner decides
+    if not isinstance(items, list) or not items or not _written_alike(items):
+        return None
+    return items, orjson.dumps(items, option=orjson.OPT_INDENT_2).decode()[2:-2]
 
 
 def _written_alike(items: list[object]) -> bool:
