@@ -124,6 +124,23 @@ def test_numbered_lines_match_the_text() -> None:
         assert lines[lineno - 1] == text
 
 
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_line_numbers_of_a_text_read_in_windows_match_the_text(trailing_newline: bool) -> None:
+    # a long ASCII text is scanned in TEXT_WINDOW pieces; a line number counts from the nearer window edge
+    rows = [f"step {i} ok" for i in range(400_000)]
+    failures = ["ERROR: disk full", "FATAL: out of memory", "error: 'x' undeclared", "Segmentation fault"]
+    placed = {1: failures[0], 90_000: failures[1], 90_001: failures[2], 399_998: failures[3]}
+    for at, line in placed.items():
+        rows[at] = line
+    text = "\n".join(rows) + ("\n" if trailing_newline else "")
+    assert len(text) > 3 * TEXT_WINDOW
+    signal = read_signal(text)
+    assert signal.lines == len(rows)
+    assert sorted(u.lineno for u in signal.units if u.failure) == [at + 1 for at in sorted(placed)]
+    for u in signal.units:
+        assert text[u.start : u.end] == rows[u.lineno - 1]
+
+
 def test_omitted_markers_name_exactly_the_missing_lines() -> None:
     log = make_log(5_000, failure_at=2_500, failure="error: something went wrong")
     total = len(log.splitlines())

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from offloader import ContextOffloader, InMemoryStorage
-from offloader.signal import make_preview, read_signal
+from offloader.signal import _patterns, make_preview, read_signal
+from offloader.signal._scan import scan
 from offloader.tokens import TiktokenCounter
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -73,3 +74,40 @@ def test_hyperscan_and_re2_find_the_same_lines() -> None:
         fast = [(u.lineno, u.kind) for u in read_signal(data, engine="hyperscan").units]
         slow = [(u.lineno, u.kind) for u in read_signal(data, engine="re2").units]
         assert fast == slow, name
+
+
+def _classify_with_python_re(line: str) -> list[tuple[object, int]]:
+    """classify's loop with Python's re alone: the reference RE2 is checked against."""
+    out: list[tuple[object, int]] = []
+    seen: set[int] = set()
+    pos = 0
+    while (m := _patterns._CLASSIFY.search(line, pos)) is not None:
+        index = _patterns._TOP_GROUPS[m.lastindex or 1]
+        if index not in seen:
+            seen.add(index)
+            out.append((_patterns.PRIORS[index], m.start()))
+        pos = m.start() + 1
+    return out
+
+
+def test_line_classification_gives_python_re_answers_on_the_corpus() -> None:
+    # every line the scanner hands to ranking (what classify is run on), and the first lines of each output
+    lines = 0
+    for name in sorted(LABELS):
+        raw = output(name)
+        text = raw.decode("utf-8", "surrogateescape").splitlines()
+        found = scan(raw)
+        chosen = {c.lineno for c in found.candidates[:1500]} | set(range(1, min(len(text), 150) + 1))
+        for lineno in sorted(chosen):
+            line = text[lineno - 1] if lineno <= len(text) else ""
+            lines += 1
+            assert _patterns.classify(line) == _classify_with_python_re(line), (name, line)
+    assert lines > 15_000
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["ℹ fail 0", "tests\x0bfailed 3", "FAIL\x1cnext", "Ошибка: error here", "ERROR: ok\tthere", "  1 failed, 2 passed"],
+)
+def test_lines_where_re2_and_python_re_part_are_classified_by_python_re(line: str) -> None:
+    assert _patterns.classify(line) == _classify_with_python_re(line)

@@ -119,8 +119,8 @@ def newline_counter() -> Callable[[bytes], int]:
     return lambda window: int(np.count_nonzero(np.frombuffer(window, dtype=np.uint8) == newline))
 
 
-def _offsets(scanner: Any, data: Any) -> tuple[list[int], list[int], list[int]]:
-    """End offsets of prior matches, and the windows read: their starts and the newlines before each.
+def _offsets(scanner: Any, data: Any) -> tuple[list[int], list[int], list[int], int | None]:
+    """End offsets of prior matches, the windows read (their starts, the newlines before each), all newlines.
 
     Matches never span lines, so windows cut after a newline lose none. An
     :class:`AsciiText` counts each window's newlines while it is encoded, so line
@@ -138,10 +138,10 @@ def _offsets(scanner: Any, data: Any) -> tuple[list[int], list[int], list[int]]:
             starts.append(lo)
             before.append(newlines)
             newlines += count(window)
-        return ends, starts, before
+        return ends, starts, before, newlines
     raw = getattr(data, "raw", None)
     if raw is None:
-        return scanner.offsets(data), [0], [0]
+        return scanner.offsets(data), [0], [0], None
     ends = []
     lo = 0
     view = memoryview(raw)
@@ -154,22 +154,32 @@ def _offsets(scanner: Any, data: Any) -> tuple[list[int], list[int], list[int]]:
             lo = hi
     finally:
         view.release()
-    return ends, [0], [0]
+    return ends, [0], [0], None
 
 
 class _LineNumbers:
-    """1-based line numbers of offsets asked in increasing order, counting on from the nearest window start."""
+    """1-based line numbers of offsets asked in increasing order, counted within one window.
 
-    def __init__(self, data: Any, starts: list[int], before: list[int]) -> None:
+    Each count runs from the last offset asked (or the window's start), or back from
+    the window's end when that is nearer and the total is known (``newlines``).
+    """
+
+    def __init__(self, data: Any, starts: list[int], before: list[int], newlines: int | None) -> None:
         self.count = data.count
         self.starts, self.before = starts, before
+        self.ends = [*starts[1:], len(data)]
+        self.after = None if newlines is None else [*before[1:], newlines]
         self.window, self.pos, self.newlines = 0, 0, 0
 
     def at(self, pos: int) -> int:
         window = bisect.bisect_right(self.starts, pos) - 1
         if window != self.window:
             self.window, self.pos, self.newlines = window, self.starts[window], self.before[window]
-        self.newlines += self.count(b"\n", self.pos, pos)
+        end = self.ends[window]
+        if self.after is not None and end - pos < pos - self.pos:
+            self.newlines = self.after[window] - self.count(b"\n", pos, end)
+        else:
+            self.newlines += self.count(b"\n", self.pos, pos)
         self.pos = pos
         return self.newlines + 1
 
@@ -180,7 +190,7 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
     if size and data[size - 1 : size] == b"\n":
         size -= 1
     scanner = make_scanner(engine, mark)
-    ends, window_starts, newlines_before = _offsets(scanner, data)
+    ends, window_starts, newlines_before, newlines = _offsets(scanner, data)
     ends.sort()
     starts: list[tuple[int, int]] = []  # (line start, first match end); matches never span lines
     line_end = -1  # end of the previous candidate's line
@@ -197,11 +207,16 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
         dropped = len(starts) - len(kept)
         starts = kept
     candidates: list[Candidate] = []
-    numbers = _LineNumbers(data, window_starts, newlines_before)
+    numbers = _LineNumbers(data, window_starts, newlines_before, newlines)
     for start, pos in starts:
         end = data.find(b"\n", start, size)
         candidates.append(Candidate(numbers.at(start), start, size if end < 0 else end, max(start, pos - 1)))
-    lines = numbers.at(size) if len(data) else 0
+    if not len(data):
+        lines = 0
+    elif newlines is not None:  # every newline was counted: those before ``size``, plus one
+        lines = newlines - (size < len(data)) + 1
+    else:
+        lines = numbers.at(size)
     return Scan(data, size, lines, candidates, dropped, scanner.engine, mark)
 
 
