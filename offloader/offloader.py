@@ -32,7 +32,7 @@ from .core.toolresult import media_path
 from .core.tools import Tool
 from .retrieval import TOOL_NAME as RETRIEVAL_TOOL_NAME
 from .retrieval import retrieval_tool
-from .signal import preview_over_budget
+from .signal import preview_over_budget, reads_only_the_ends
 from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate_tokens
 
 __all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]
@@ -186,7 +186,12 @@ class ContextOffloader:
         ws = self._workspace
         combined = getattr(ws, "offload_tool_result_with", None) if ws is not None else None
         if ws is not None and combined is not None:  # a workspaces.Workspace: one thread hop on LocalWorkspace
-            ref, (preview, count, size) = await combined(session_id, result, lambda: (*work(), _utf8_size(text)))
+            # A preview whose cost does not grow with the text (compact JSON) runs before the store in the same
+            # hop whatever the size: in a thread of its own it would only contend for the GIL with the store.
+            parallel = False if reads_only_the_ends(text) else None
+            ref, (preview, count, size) = await combined(
+                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel
+            )
             return preview, count, await self._workspace_entries(ws, ref, result, size)
 
         async def build_preview() -> None:

@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -250,3 +251,33 @@ def test_the_pretty_head_of_any_cut_compact_array_is_a_prefix_of_its_indented_la
     assert preview.startswith("[JSON object, ") and '"status": "ok"' in preview.split("\n", 1)[0]
     shown = preview.split("\n", 1)[1].split("\n... [pretty-printed view cut", 1)[0]
     assert json.dumps(value, indent=2, ensure_ascii=False).startswith(shown)
+
+
+class ParallelRecordingWorkspace(LocalWorkspace):
+    """A LocalWorkspace that records how each offload asked to schedule its caller's work (``parallel``)."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        self.parallel: list[bool | None] = []
+
+    async def offload_tool_result_with(self, session_id: str, tool_result: Any, work: Any, **kwargs: Any) -> Any:
+        self.parallel.append(kwargs.get("parallel"))
+        return await super().offload_tool_result_with(session_id, tool_result, work, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("text", "parallel"),
+    [
+        (json.dumps({"rows": [{"id": i, "name": f"n{i}"} for i in range(120_000)], "total": 120_000}), False),
+        ("".join(f"step {i} done\n" for i in range(120_000)) + "ERROR: boom\n", None),
+    ],
+    ids=["compact JSON: one hop", "a log: the preview beside the store"],
+)
+async def test_a_preview_that_reads_only_the_ends_runs_in_the_store_hop_whatever_the_size(
+    tmp_path: Path, text: str, parallel: bool | None
+) -> None:
+    assert len(text) > 1_000_000  # over the size from which work and store otherwise run in parallel
+    async with ParallelRecordingWorkspace(tmp_path / "ws") as ws:
+        out = await ContextOffloader(ws).process_tool_result("s", {"toolUseId": "t", "content": [{"text": text}]})
+    assert ws.parallel == [parallel]
+    assert "[Offloaded:" in out["content"][0]["text"]

@@ -43,6 +43,7 @@ __all__ = [
     "preview_file",
     "preview_over_budget",
     "read_signal",
+    "reads_only_the_ends",
     "strip_ansi",
 ]
 
@@ -212,10 +213,17 @@ def _preview(
     return assemble_lines(result, list(signal.units), counter, budget, cap), signal
 
 
+def reads_only_the_ends(text: str) -> bool:
+    """Whether the preview of ``text`` reads a bounded part of it (a compact JSON document: its two ends).
+
+    Its cost is then the same for 150 KB and 50 MB, so a caller need not overlap it with the store.
+    """
+    return text[:64].lstrip()[:1] in ("{", "[") and text.count("\n", 0, 4096) < 3 and "\0" not in text[:4096]
+
+
 def _compact_json_preview(text: str, counter: TokenCounter, budget: int, cap: int) -> str | None:
     """The preview of a compact (few-line) JSON text, read from its ends without encoding it whole."""
-    start = text[:64].lstrip()[:1]
-    if start not in ("{", "[") or text.count("\n", 0, 4096) >= 3 or "\0" in text[:4096]:
+    if not reads_only_the_ends(text):
         return None
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     complete = len(text) <= PREFIX_CHARS
