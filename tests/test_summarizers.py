@@ -8,6 +8,7 @@ contract LLMSummarizer wraps.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -19,6 +20,7 @@ from offloader.compaction import (
     Summarizer,
     ToolExchange,
     parse_summaries,
+    summarizers,
 )
 from offloader.core.messages import JsonBlock, Message, TextBlock, ToolResultBlock
 
@@ -206,3 +208,20 @@ async def test_llm_span_summary_uses_the_model_answer() -> None:
 def test_llm_summarizer_rejects_bad_configuration() -> None:
     with pytest.raises(ValueError):
         LLMSummarizer(echo_ids(), batch_size=0)
+
+
+async def test_extractive_summaries_are_made_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the signal engine reads every result: CPU work that must not block the loop
+    threads: list[int] = []
+    real = summarizers.outcome_lines
+
+    def recording(text: str, limit: int = 3) -> tuple[list[str], bool]:
+        threads.append(threading.get_ident())
+        return real(text, limit)
+
+    monkeypatch.setattr(summarizers, "outcome_lines", recording)
+    calls = [exchange(i, f"step {i}\nERROR: disk full\n") for i in range(3)]
+    summaries = await ExtractiveSummarizer().summarize_calls(calls)
+    assert [s.id for s in summaries] == ["call_0", "call_1", "call_2"]
+    assert len(threads) == 3 and threading.get_ident() not in threads
+    assert len(set(threads)) == 1  # one worker-thread hop for the batch

@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+import anyio.to_thread
+
 from offloader.core.messages import JsonBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 from offloader.signal import json_shape, outcome_lines
 
@@ -117,7 +119,11 @@ class ExtractiveSummarizer:
     async def summarize_calls(
         self, calls: Sequence[ToolExchange], *, recent: Sequence[Message] = ()
     ) -> list[CallSummary]:
-        return [self.summarize_call(call) for call in calls]
+        """Each call's summary, made in one worker thread: reading every result with the signal engine
+        is CPU work (about 0.9 ms per result of a few KB, 0.3 s for a cold compaction of 333 results)."""
+        if not calls:
+            return []
+        return await anyio.to_thread.run_sync(lambda: [self.summarize_call(call) for call in calls])
 
     def summarize_call(self, call: ToolExchange) -> CallSummary:
         text = call.result_text
