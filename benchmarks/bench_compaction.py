@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,8 +54,8 @@ REPEATS = 3
 
 
 class Clock:
-    """Time per part: CPU time for the tokenizer and summarizer (they run on the event-loop
-    thread; CPU time is robust to other processes on the machine), wall-clock busy time for
+    """Time per part: CPU time for the tokenizer and summarizer (on the event-loop thread, and
+    apart from it in worker threads; CPU time is robust to other processes on the machine), wall-clock busy time for
     workspace I/O (offloads run concurrently in worker threads), and the event-loop thread's
     CPU time while a workspace call is in flight (the workspace's own Python work: rendering,
     JSON, path checks, worker-thread hand-offs; the compactor only awaits then)."""
@@ -81,6 +82,11 @@ class Clock:
             self.add("workspace CPU", time.thread_time() - self._cpu_since)
 
 
+def _thread_part(key: str) -> str:
+    """``key`` on the event-loop (main) thread, ``key + " (worker)"`` in a worker thread."""
+    return key if threading.current_thread() is threading.main_thread() else f"{key} (worker)"
+
+
 class TimedCounter:
     def __init__(self, inner: TokenCounter, clock: Clock) -> None:
         self.inner, self.clock, self.name = inner, clock, inner.name
@@ -90,12 +96,29 @@ class TimedCounter:
         try:
             return self.inner.count(text)
         finally:
-            self.clock.add("tokenizer", time.thread_time() - start)
+            self.clock.add(_thread_part("tokenizer"), time.thread_time() - start)
+
+
+class _TimedExtractive(ExtractiveSummarizer):
+    """The extractive summarizer, its per-call CPU time recorded in whichever thread makes it."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def summarize_call(self, call: ToolExchange) -> CallSummary:
+        start = time.thread_time()
+        try:
+            return super().summarize_call(call)
+        finally:
+            if threading.current_thread() is not threading.main_thread():  # the loop's own time: TimedSummarizer
+                self.clock.add("summarizer (worker)", time.thread_time() - start)
 
 
 class TimedSummarizer:
+    """The event loop's CPU time in the summarizer ("summarizer"), and its workers' ("summarizer (worker)")."""
+
     def __init__(self, clock: Clock) -> None:
-        self.inner, self.clock = ExtractiveSummarizer(), clock
+        self.inner, self.clock = _TimedExtractive(clock), clock
 
     async def summarize_calls(
         self, calls: Sequence[ToolExchange], *, recent: Sequence[Message] = ()
@@ -229,6 +252,7 @@ async def measure(counter: TokenCounter, fill: float, protect: float, history: l
             s["with workspace"] = s["cpu"] - s.get("summarizer", 0.0) - s.get("tokenizer", 0.0)
             s["compaction"] = s["with workspace"] - s.get("workspace CPU", 0.0)
         keys = {"total", "cpu", "summarizer", "workspace I/O", "workspace CPU", "tokenizer", "with workspace"}
+        keys |= {"summarizer (worker)", "tokenizer (worker)"}
         med = {k: statistics.median(s.get(k, 0.0) for s in samples) * 1000 for k in keys | {"compaction"}}
         out[kind] = med
     return out
@@ -265,8 +289,9 @@ async def main() -> None:
     counters: list[TokenCounter] = [HeuristicCounter(), default_counter()]
     print(f"# Compaction: {len(history)} messages, median of {REPEATS} runs, times in ms\n")
     print(
-        "| counter | fill | mild allowed | level | tokens | run | wall | main-thread CPU | summarizer CPU "
-        "| tokenizer CPU | workspace I/O (wall) | workspace CPU (event loop) "
+        "| counter | fill | mild allowed | level | tokens | run | wall | main-thread CPU "
+        "| summarizer CPU (event loop / workers) | tokenizer CPU (event loop / workers) "
+        "| workspace I/O (wall) | workspace CPU (event loop) "
         "| compactor + workspace CPU (excl. summarizer, tokenizer) "
         "| **compactor CPU** (excl. summarizer, tokenizer, workspace) | CPU vs cold |"
     )
@@ -279,8 +304,10 @@ async def main() -> None:
                 d = m[kind]
                 print(
                     f"| {counter.name} | {fill:.0%} | {'yes' if protect < 1 else 'no'} | {m['level']} "
-                    f"| {m['tokens']:,} | {kind} | {d['total']:.1f} | {d['cpu']:.1f} | {d['summarizer']:.1f} "
-                    f"| {d['tokenizer']:.1f} | {d['workspace I/O']:.1f} | {d['workspace CPU']:.1f} "
+                    f"| {m['tokens']:,} | {kind} | {d['total']:.1f} | {d['cpu']:.1f} "
+                    f"| {d['summarizer']:.1f} / {d['summarizer (worker)']:.1f} "
+                    f"| {d['tokenizer']:.1f} / {d['tokenizer (worker)']:.1f} "
+                    f"| {d['workspace I/O']:.1f} | {d['workspace CPU']:.1f} "
                     f"| {d['with workspace']:.1f} | **{d['compaction']:.1f}** "
                     f"| {d['cpu'] / cold:.2f}x |"
                 )
