@@ -97,6 +97,24 @@ def test_the_fast_engine_counts_and_cuts_any_text_as_tiktoken_does(text: str, n:
     assert fast.head_count(text, n) == reference.head_count(text, n)
 
 
+def test_the_fast_engine_loads_without_the_bpe_openai_package_init_and_shares_its_module() -> None:
+    # the package's __init__ parses every vocabulary in Python (half a second); the native module needs none of it
+    script = (
+        "import sys\n"
+        "from offloader.tokens import TiktokenCounter\n"
+        "c = TiktokenCounter()\n"
+        "assert c.engine == 'bpe-openai', c.engine\n"
+        "assert 'bpe_openai.compat' not in sys.modules and 'bpe_openai' not in sys.modules\n"
+        "import bpe_openai\n"  # a later import of the package reuses the loaded native module
+        "ids = bpe_openai.get_encoding('cl100k_base').encode_ordinary('hello world')\n"
+        "assert len(ids) == c.count('hello world') == 2\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
 def test_an_unknown_engine_is_rejected() -> None:
     with pytest.raises(ValueError, match="engine must be"):
         TiktokenCounter(engine="fast")  # type: ignore[arg-type]
