@@ -115,6 +115,43 @@ def test_the_fast_engine_loads_without_the_bpe_openai_package_init_and_shares_it
     assert done.stdout.strip() == "ok"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|endoftext|>",
+        "a <|endoftext|> b",
+        "<|fim_prefix|><|im_start|>",
+        "a" * 10_000,
+        " " * 5_000 + "x",
+        "\n" * 3_000,
+        "\r\n" * 1_000 + "x",
+        "\u2028\u3000 x",
+        "\x00\x01 \ud7ff",
+        "é" * 3_000,
+        "🎉" * 500,
+    ],
+    ids=[
+        "special",
+        "special inline",
+        "specials",
+        "one long word",
+        "long spaces",
+        "newlines",
+        "crlf",
+        "unicode spaces",
+        "control",
+        "accents",
+        "emoji",
+    ],
+)
+def test_the_fast_engine_agrees_with_tiktoken_on_edge_cases(text: str) -> None:
+    # special-token text counts as plain text in both (encode_ordinary); long runs split alike
+    fast, reference = TiktokenCounter(), TiktokenCounter(engine="tiktoken")
+    assert fast.count(text) == reference.count(text)
+    for n in (1, 7, 100):
+        assert fast.head_count(text, n) == reference.head_count(text, n)
+
+
 def test_an_unknown_engine_is_rejected() -> None:
     with pytest.raises(ValueError, match="engine must be"):
         TiktokenCounter(engine="fast")  # type: ignore[arg-type]
