@@ -34,6 +34,7 @@ the median over runs of a per-run figure:
 
 from __future__ import annotations
 
+import inspect
 import json
 import statistics
 import tempfile
@@ -138,35 +139,29 @@ class TimedSummarizer:
 
 
 class TimedWorkspace:
-    """The real LocalWorkspace, with the time spent in its calls recorded."""
+    """The real LocalWorkspace, with the time spent in its async calls recorded.
+
+    Every other attribute is the workspace's own, so the compactor sees a workspace (the
+    ``WorkspaceProtocol`` check) and keeps its state, ledger and task map in it, as it does
+    for the LocalWorkspace itself: a resumed run then replays what the cold run decided.
+    """
 
     def __init__(self, ws: LocalWorkspace, clock: Clock) -> None:
-        self.ws, self.clock, self.workdir = ws, clock, ws.workdir
+        self.ws, self.clock = ws, clock
 
-    async def _timed(self, name: str, *args: Any) -> Any:
-        self.clock.io_start()
-        try:
-            return await getattr(self.ws, name)(*args)
-        finally:
-            self.clock.io_end()
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.ws, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
 
-    async def offload_tool_result(self, session_id: str, tool_result: Any, **kwargs: Any) -> str:
-        return await self._timed("offload_tool_result", session_id, tool_result)  # type: ignore[no-any-return]
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            self.clock.io_start()
+            try:
+                return await attr(*args, **kwargs)
+            finally:
+                self.clock.io_end()
 
-    async def offload_context(self, session_id: str, msgs: Sequence[Any], **kwargs: Any) -> str:
-        return await self._timed("offload_context", session_id, msgs)  # type: ignore[no-any-return]
-
-    async def offload_data_block(self, block: Any, **kwargs: Any) -> Any:
-        return await self._timed("offload_data_block", block)
-
-    async def read_bytes(self, path: str) -> bytes:
-        return await self._timed("read_bytes", path)  # type: ignore[no-any-return]
-
-    async def write_bytes(self, path: str, data: bytes) -> str:
-        return await self._timed("write_bytes", path, data)  # type: ignore[no-any-return]
-
-    async def _append(self, path: str, data: bytes) -> None:
-        await self._timed("_append", path, data)
+        return timed
 
 
 def turn(t: int) -> list[dict[str, Any]]:
