@@ -131,6 +131,8 @@ def _load_fast_engine(encoding: str) -> Any:
 
 
 _BPE_NATIVE = "bpe_openai._bindings"
+#: What TiktokenCounter._fast_call returns when bpe-openai cannot answer (``count_till_limit`` may return None).
+_REFUSED = object()
 
 
 def _bpe_native_module() -> Any:
@@ -219,20 +221,24 @@ class TiktokenCounter:
     def count(self, text: str) -> int:
         if self._enc is None:
             return self._fallback.count(text)
-        if self._fast is not None:
-            try:
-                return int(self._fast.count(text))
-            except UnicodeEncodeError:  # lone surrogates: tiktoken's own handling decides
-                pass
-        return len(self._enc.encode_ordinary(text))
+        fast = self._fast_call("count", text)
+        return int(fast) if fast is not _REFUSED else len(self._enc.encode_ordinary(text))
 
     def _ids(self, text: str) -> list[int]:
-        if self._fast is not None:
-            try:
-                return list(self._fast.encode(text))
-            except UnicodeEncodeError:
-                pass
-        return list(self._enc.encode_ordinary(text))
+        fast = self._fast_call("encode", text)
+        return list(fast if fast is not _REFUSED else self._enc.encode_ordinary(text))
+
+    def _fast_call(self, method: str, text: str, *args: int) -> Any:
+        """bpe-openai's ``method(text, *args)``, or ``_REFUSED`` without it or for text it refuses.
+
+        It refuses lone surrogates; tiktoken's own handling of them decides.
+        """
+        if self._fast is None:
+            return _REFUSED
+        try:
+            return getattr(self._fast, method)(text, *args)
+        except UnicodeEncodeError:
+            return _REFUSED
 
     def head(self, text: str, n: int) -> str:
         """The longest prefix of ``text`` whose tokens are among its first ``n``.
@@ -247,13 +253,9 @@ class TiktokenCounter:
         if self._enc is None:
             head = bisect_head(self._fallback, text, n)
             return head, self._fallback.count(head)
-        if self._fast is not None:
-            try:  # stops counting past n: the cheap answer for a window that fits
-                fits = self._fast.count_till_limit(text, n)
-            except UnicodeEncodeError:
-                fits = None
-            if fits is not None:
-                return text, int(fits)
+        fits = self._fast_call("count_till_limit", text, n)  # stops past n: cheap for a window that fits
+        if fits is not _REFUSED and fits is not None:
+            return text, int(fits)
         tokens = self._ids(text)
         if len(tokens) <= n:
             return text, len(tokens)

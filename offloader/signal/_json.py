@@ -13,6 +13,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["JsonView", "json_shape", "read_json"]
 
@@ -196,13 +197,14 @@ class _Reader:
                 if laid_out is not None:  # orjson's layout, shifted to this depth
                     shift = "  " * depth
                     self.emit("\n" + shift + laid_out.replace("\n", "\n" + shift))
-                    first = False
-                for item in items if laid_out is None else ():
-                    if self.room <= 0:
-                        raise _Cut
-                    self.emit(("\n" if first else ",\n") + pad)
-                    first = False
-                    self.lay_out(item, pad)
+                else:
+                    for item in items:
+                        if self.room <= 0:
+                            raise _Cut
+                        self.emit(("\n" if first else ",\n") + pad)
+                        first = False
+                        self.lay_out(item, pad)
+                first = False
                 if self.room <= 0:
                     raise _Cut
                 i = _ws(s, i + 1)  # past the comma after the last item
@@ -275,11 +277,19 @@ def _parse_items(closed: str) -> tuple[list[object], str | None] | None:
     return items, None
 
 
-def _orjson_layout(closed: str) -> tuple[list[object], str] | None:
-    """orjson's items and layout of ``closed``, where they are json's (None without orjson, or on doubt)."""
+def _orjson() -> Any:
+    """The orjson module (the ``speed`` extra), or None: each caller then leaves the work to the json module."""
     try:
         import orjson
     except ImportError:
+        return None
+    return orjson
+
+
+def _orjson_layout(closed: str) -> tuple[list[object], str] | None:
+    """orjson's items and layout of ``closed``, where they are json's (None without orjson, or on doubt)."""
+    orjson = _orjson()
+    if orjson is None:
         return None
     try:
         items = orjson.loads(closed)
@@ -312,9 +322,8 @@ def _written_alike(items: list[object]) -> bool:
 
 def _runs_past_the_window(s: str, i: int) -> bool:
     """Whether orjson reaches the end of ``s`` inside the value at ``i`` (False without orjson, or on doubt)."""
-    try:
-        import orjson
-    except ImportError:
+    orjson = _orjson()
+    if orjson is None:
         return False
     try:
         orjson.loads(s[i:])
