@@ -111,3 +111,24 @@ def test_line_classification_gives_python_re_answers_on_the_corpus() -> None:
 )
 def test_lines_where_re2_and_python_re_part_are_classified_by_python_re(line: str) -> None:
     assert _patterns.classify(line) == _classify_with_python_re(line)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"(a|b)c", r"(?:a|b)c"),
+        (r"[(]x(y)", r"[(]x(?:y)"),  # a parenthesis in a class is a member
+        (r"\(lit\)(z)", r"\(lit\)(?:z)"),  # escaped ones are literals
+        (r"[]()](q)", r"[]()](?:q)"),  # a leading ] is a member, not the class's end
+        (r"[^]()](q)", r"[^]()](?:q)"),
+        (r"(?i:x)(?=y)(w)", r"(?i:x)(?=y)(?:w)"),  # flags and lookarounds are kept
+    ],
+)
+def test_inner_groups_become_non_capturing_and_nothing_else_changes(pattern: str, expected: str) -> None:
+    assert _patterns._without_inner_groups(pattern) == expected
+
+
+def test_the_re2_alternation_captures_one_group_per_prior_and_nothing_else() -> None:
+    import re
+
+    assert re.compile(_patterns._CLASSIFY_RE2_SOURCE).groups == len(_patterns.PRIORS)
