@@ -109,3 +109,33 @@ def test_compact_json_shows_the_failed_record_its_pretty_head_cannot_reach() -> 
     preview = make_preview(json.dumps(items), counter=COUNTER, preview_tokens=600)
     assert COUNTER.count(preview) <= 600
     assert "'fetchUser' is not defined." in preview
+
+
+def test_a_template_is_the_same_with_every_digit_zeroed_so_shapes_are_templated_once() -> None:
+    # the rarity pass templates each line with its digits zeroed, once per distinct line
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from offloader.signal._rank import _ZERO_DIGITS, template
+
+    alphabet = st.sampled_from(list("0123456789abcdefABCDEF xyz-_./\\:'\"`‘’()[],=\t#é٣"))
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text(alphabet, max_size=120))
+    def same(line: str) -> None:
+        zeroed = line.encode("utf-8").translate(_ZERO_DIGITS).decode("utf-8")
+        assert template(zeroed) == template(line)
+
+    same()
+
+
+def test_a_one_off_line_after_invalid_utf8_is_read_at_its_own_bytes() -> None:
+    # rare lines are located by their byte offsets, not by the length of their decoded text
+    lines = [f"2024-05-01 10:00:{i % 60:02d} INFO worker {i} done" for i in range(200)]
+    lines[50] = "2024-05-01 10:00:50 INFO worker \xff\xfe\xfd done"  # invalid bytes: 3 replaced
+    lines[120] = "disk quota reached on shard seven"  # the news, after them
+    raw = "\n".join(lines).encode("latin-1")
+    signal = read_signal(raw)
+    kept = [u for u in signal.units if u.lineno == 121]
+    assert kept, signal.units
+    assert raw[kept[0].start : kept[0].end] == lines[120].encode()

@@ -9,6 +9,7 @@ among repeated templates is news, whether or not a keyword matched it.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -44,6 +45,8 @@ _NAMES = re.compile(
     r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![:(])"
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
 )
+#: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
@@ -202,28 +205,40 @@ def _score(
 def _with_rare_lines(
     scan: Scan, rows: list[tuple[int, int, int, int, str]]
 ) -> tuple[list[tuple[int, int, int, int, str]], Counter[str]]:
-    """For a small output: template every line; add lines whose template is unique among repeated ones."""
-    text = bytes(scan.data[: scan.size]).decode("utf-8", "replace")
-    lines = [strip_ansi(x).rstrip("\r").rsplit("\r", 1)[-1] for x in text.split("\n")]
-    templates = [template(x) for x in lines]
+    """For a small output: template every line; add lines whose template is unique among repeated ones.
+
+    Templates are made from the lines with their digits zeroed (the same templates: every
+    digit is masked alike), one per distinct line, and most lines of a templated output
+    differ only in their digits.
+    """
+    raw = bytes(scan.data[: scan.size])
+    shapes = [_as_shown(x) for x in raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")]
+    memo: dict[str, str] = {}
+    templates = [memo[x] if x in memo else memo.setdefault(x, template(x)) for x in shapes]
     counts = Counter(templates)
     repeated = sum(n for n in counts.values() if n >= 3)
-    if repeated < 0.5 * len(lines) or len(lines) < 20:
+    if repeated < 0.5 * len(shapes) or len(shapes) < 20:
         return rows, counts  # not a templated output: rarity says nothing here
     have = {r[0] for r in rows}
-    offsets: list[int] = []
-    pos = 0
-    for x in text.split("\n"):
-        offsets.append(pos)
-        pos += len(x.encode("utf-8", "surrogatepass")) + 1
-    extra = []
-    for i, tmpl in enumerate(templates):
-        if counts[tmpl] == 1 and (i + 1) not in have and lines[i].strip() and len(tmpl) > 3:
-            start = offsets[i]
-            end = min(scan.size, offsets[i + 1] - 1) if i + 1 < len(offsets) else scan.size
-            extra.append((i + 1, start, end, start, lines[i]))
-    merged = sorted(rows + extra)
-    return merged, counts
+    rare = [
+        i
+        for i, tmpl in enumerate(templates)
+        if counts[tmpl] == 1 and (i + 1) not in have and shapes[i].strip() and len(tmpl) > 3
+    ]
+    if not rare:
+        return rows, counts
+    pieces = raw.split(b"\n")  # aligned with the decoded lines: decoding never adds or drops a newline
+    starts = [0, *itertools.accumulate(len(piece) + 1 for piece in pieces)]
+    extra = [
+        (i + 1, starts[i], starts[i] + len(pieces[i]), starts[i], _as_shown(pieces[i].decode("utf-8", "replace")))
+        for i in rare
+    ]
+    return sorted(rows + extra), counts
+
+
+def _as_shown(line: str) -> str:
+    """A line as a terminal shows it: no escapes, the last carriage-return state."""
+    return strip_ansi(line).rstrip("\r").rsplit("\r", 1)[-1]
 
 
 def _line_before(scan: Scan, start: int) -> tuple[int, int] | None:
