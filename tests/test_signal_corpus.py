@@ -132,3 +132,49 @@ def test_the_re2_alternation_captures_one_group_per_prior_and_nothing_else() -> 
     import re
 
     assert re.compile(_patterns._CLASSIFY_RE2_SOURCE).groups == len(_patterns.PRIORS)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "src/a.c:3:5: error: ‘balance’ undeclared (first use in this function)",  # gcc's quotes
+        "✓ pass 3",  # \W{0,3} counts characters, not bytes
+        "→→ FAILED ─── 2 tests, exit status 1",
+        "• error: thing … failed • ERROR:",
+        "‘x’ ‘y’ ‘z’ Error: ‘boom’",
+    ],
+)
+def test_lines_with_only_punctuation_beyond_ascii_are_read_by_re2_as_python_re_reads_them(line: str) -> None:
+    assert _patterns._re2_reads_alike(line)
+    assert _patterns.classify(line) == _classify_with_python_re(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ошибка: error here",  # letters beyond ASCII: \w and \b differ
+        "ſtatus: failed",  # folds to 's' in Python's re
+        "Ⅱ failed",  # a number: \w in Python
+        "Ⓐ failed",  # has case
+        "x\u00a0failed",  # a space in Python only
+        "bad \udcff byte: error",  # a surrogate (surrogateescape)
+    ],
+)
+def test_lines_with_letters_spaces_or_case_beyond_ascii_are_left_to_python_re(line: str) -> None:
+    assert not _patterns._re2_reads_alike(line)
+    assert _patterns.classify(line) == _classify_with_python_re(line)
+
+
+def test_re2_and_python_re_agree_on_random_lines_of_punctuation_beyond_ascii() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = ["error", "failed", "FAILED", "pass", "tests", "exit status 1", "Error:", "not found", ":12: ", "0 failed"]
+    pieces = st.one_of(st.sampled_from(words), st.sampled_from(list("‘’✓→─…• :=[]()\"'\t0123456789abcXYZ_-")))
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.lists(pieces, max_size=16).map("".join))
+    def agree(line: str) -> None:
+        assert _patterns.classify(line) == _classify_with_python_re(line)
+
+    agree()

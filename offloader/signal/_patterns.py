@@ -217,7 +217,23 @@ _CLASSIFY_RE2_SOURCE = "|".join(
 )
 _CLASSIFY_RE2 = re2.compile(("(?m)" + _CLASSIFY_RE2_SOURCE).encode())
 _NOT_LIKE_RE2 = re.compile(r"[^\x00-\x0a\x0c-\x1b\x20-\x7f]")
+#: ASCII that Python's \s matches and RE2's does not.
+_SPACE_ONLY_IN_PYTHON = re.compile(r"[\x0b\x1c-\x1f]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _PRIOR_OF_GROUP = {number: number - 1 for number in range(1, len(PRIORS) + 1)}
+
+
+def _inert(ch: str) -> bool:
+    """Whether both engines read the non-ASCII ``ch`` alike: not a word character, not a space,
+    without case, not a surrogate (punctuation and symbols such as ``‘`` ``’`` ``✓`` ``→``)."""
+    if ch.isalnum() or ch.isspace() or "\ud800" <= ch <= "\udfff":
+        return False
+    return ch.lower() == ch == ch.upper()
+
+
+def _re2_reads_alike(line: str) -> bool:
+    """Whether RE2 (on UTF-8) answers as Python's ``re`` does on a line that is not plain ASCII."""
+    return not _SPACE_ONLY_IN_PYTHON.search(line) and all(map(_inert, set(_NON_ASCII.findall(line))))
 
 
 def classify(line: str) -> list[tuple[Prior, int]]:
@@ -229,17 +245,26 @@ def classify(line: str) -> list[tuple[Prior, int]]:
     """
     out: list[tuple[Prior, int]] = []
     seen: set[int] = set()
-    if _NOT_LIKE_RE2.search(line):
+    search: Callable[[Any, int], Any] = _CLASSIFY_RE2.search
+    subject: bytes | str
+    utf8 = b""  # the line's UTF-8 when RE2 reads it so (its offsets are then bytes, not characters)
+    if not _NOT_LIKE_RE2.search(line):  # ASCII: byte offsets are character offsets
+        subject, groups = line.encode("ascii"), _PRIOR_OF_GROUP
+    elif _re2_reads_alike(line):  # e.g. a compiler's ‘quotes’
+        subject = utf8 = line.encode("utf-8")
+        groups = _PRIOR_OF_GROUP
+    else:
         search, subject, groups = _CLASSIFY.search, line, _TOP_GROUPS
-    else:  # ASCII: byte offsets are character offsets
-        search, subject, groups = _CLASSIFY_RE2.search, line.encode("ascii"), _PRIOR_OF_GROUP
     pos = 0
     while (m := search(subject, pos)) is not None:
         index = groups[m.lastindex or 1]
+        start = m.start()
         if index not in seen:
             seen.add(index)
-            out.append((PRIORS[index], m.start()))
-        pos = m.start() + 1
+            out.append((PRIORS[index], len(utf8[:start].decode("utf-8")) if utf8 else start))
+        pos = start + 1
+        while utf8 and pos < len(utf8) and 0x80 <= utf8[pos] < 0xC0:
+            pos += 1  # restart at the next character, not inside this one
     return out
 
 
