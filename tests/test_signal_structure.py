@@ -139,3 +139,41 @@ def test_a_one_off_line_after_invalid_utf8_is_read_at_its_own_bytes() -> None:
     kept = [u for u in signal.units if u.lineno == 121]
     assert kept, signal.units
     assert raw[kept[0].start : kept[0].end] == lines[120].encode()
+
+
+#: The masks as first written (a path tried from every character): the reference the faster ones must equal.
+_REFERENCE_PATH = r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
+_REFERENCE_MASK = (
+    rf"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|{_REFERENCE_PATH}"
+    r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|[\w-]*[0-9][\w-]*"
+)
+_REFERENCE_NAMES = (
+    rf"{_REFERENCE_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
+)
+
+
+def test_the_path_masks_match_what_a_path_tried_from_every_character_matches() -> None:
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from offloader.signal import _rank
+
+    pairs = [(_rank._MASK, re.compile(_REFERENCE_MASK)), (_rank._NAMES, re.compile(_REFERENCE_NAMES))]
+    pieces = st.one_of(
+        st.sampled_from(
+            ["src/a.py", "a.b.py:12", "`x`/y", "‘a’/b", "'q'/r", "C:\\dir\\f", "aa-bb-cc-dd/x", "v1.2", "ab-"]
+        ),
+        st.just("12:aa-bb-cc-dd"),  # a byte run can end inside the run of a path
+        st.sampled_from(list("/\\ :,()[]'\"`‘’-_.=aZ09é\t")),
+    )
+
+    @settings(max_examples=4000, deadline=None)
+    @given(st.lists(pieces, max_size=14).map("".join))
+    def same(line: str) -> None:
+        for fast, reference in pairs:
+            assert fast.sub("#", line) == reference.sub("#", line), (fast.pattern[:20], line)
+
+    same()

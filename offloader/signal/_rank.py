@@ -37,12 +37,21 @@ FAILURE_WEIGHT = 3.0
 VERDICT_LINES = 30
 
 _ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+#: A path: a run of characters other than spaces, quotes, brackets, ``:`` and ``,`` that holds a slash.
+#: It is tried only where such a run starts, or where another alternative of _MASK can end inside
+#: one (after a closing quote, or after a byte run's ``-ab``/``ab:``); elsewhere it cannot match.
+#: The same matches as ``[^...]*[/\\][^...]*`` tried from every character (tested), without
+#: re-reading a long run from each of its characters (quadratic in Python's re).
+_PATH = (
+    r"(?:(?<![^\s'\"():,\[\]`‘’])|(?<=[:-][0-9a-fA-F]{2})|(?<=[0-9a-fA-F]{2}[:-]))"
+    r"[^\s'\"():,\[\]/\\]*+[/\\][^\s'\"():,\[\]]*"
+)
 _MASK = re.compile(
-    r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
+    rf"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|{_PATH}"
     r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|[\w-]*[0-9][\w-]*"
 )
 _NAMES = re.compile(
-    r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![:(])"
+    rf"{_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
 )
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
