@@ -10,8 +10,8 @@ produces the output, never computed from the output.
 
 The outputs added later as held-out sets live in ``cases_unseen_*.py`` (their labels carry a
 ``group``); some need more tools on the machine: Go, shellcheck and xmllint (Debian packages
-``golang-go``, ``shellcheck``, ``libxml2-utils``), kubectl, terraform, strace, and Maven with a
-filled local repository. ``recall.py`` measures the engine on a group.
+``golang-go``, ``shellcheck``, ``libxml2-utils``), kubectl, terraform, strace, zip and unzip, and
+Maven with a filled local repository. ``recall.py`` measures the engine on a group.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_ops  # noqa: F401
+import cases_unseen_sixth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
