@@ -177,3 +177,42 @@ def test_the_path_masks_match_what_a_path_tried_from_every_character_matches() -
             assert fast.sub("#", line) == reference.sub("#", line), (fast.pattern[:20], line)
 
     same()
+
+
+def test_lines_that_go_on_under_a_failure_lines_label_are_its_context() -> None:
+    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._scan import scan
+
+    noise = [f"  [x] compiling {i * 3} modules" for i in range(200)]
+    report = [
+        "npm error Lifecycle script `build` failed with error:",
+        "npm error code 1",
+        "npm error path /srv/app/packages/invoice",
+        "npm error workspace @acme/invoice@1.0.0",
+        "npm warn this line is not the report",
+    ]
+    found = scan(("\n".join(noise + report + noise) + "\n").encode())
+    unit = next(u for u in rank(found) if u.lineno == 201)
+    attach_context(found, unit)
+    assert [lineno for lineno, _, _ in unit.context] == [202, 203, 204]
+
+
+def test_a_label_with_digits_chains_nothing() -> None:
+    # lines of one second share a time-stamped prefix: each is ranked on its own, not as the first one's context
+    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._scan import scan
+
+    lines = [f"10:00:{i:02d} INFO step {i} done" for i in range(40)]
+    lines[20:22] = ["10:00:20 ERROR step 20 failed", "10:00:20 ERROR retrying step 20 in 5s"]
+    found = scan(("\n".join(lines) + "\n").encode())
+    unit = next(u for u in rank(found) if u.lineno == 21)
+    attach_context(found, unit)
+    assert unit.context == []
+
+
+def test_a_bisection_verdict_is_failure_evidence() -> None:
+    steps = [f"tests/test_tax.py::test_tax_{i} PASSED [{i}%]" for i in range(100)]
+    text = "\n".join(
+        [*steps, "==== 100 passed in 1.02s ====", "4c3d3b9 is the first bad commit", "bisect found first bad commit"]
+    )
+    assert read_signal(text).failing

@@ -113,6 +113,8 @@ PRIORS: tuple[Prior, ...] = (
         3.0,
         caseless=False,
     ),
+    # a bisection's verdict: a change broke it (git bisect, hg bisect)
+    Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
     Prior(

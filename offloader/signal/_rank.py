@@ -33,6 +33,8 @@ REPEATED = 5
 STDERR_BONUS = 1.0
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
+#: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
+LABEL_CHARS = 24
 #: A runner's closing verdict is looked for in this many last lines.
 VERDICT_LINES = 30
 
@@ -270,10 +272,12 @@ def _text(scan: Scan, bounds: tuple[int, int]) -> str:
 
 def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
-    the caret, location or got/want lines after a failure or summary line."""
+    the caret, location or got/want lines after a failure or summary line, or the lines that
+    go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
     if unit.context or unit.kind == "warn":
         return
     text = _text(scan, (unit.start, unit.end))
+    label = _label(scan, unit)
     if _EXCEPTION_LINE.search(text):
         # the last frame: indented lines back to (and with) the nearest frame header
         start, back, found = unit.start, 0, []
@@ -296,10 +300,22 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     end = unit.end
     for ahead in range(1, 5):
         bounds = _line_after(scan, end)
-        if bounds is None or not _CONTEXT_AFTER.search(_text(scan, bounds)):
+        if bounds is None:
+            break
+        after = _text(scan, bounds)
+        if not (_CONTEXT_AFTER.search(after) or (label and after.startswith(label) and after[len(label) :].strip())):
             break
         unit.context.append((unit.lineno + ahead, *bounds))
         end = bounds[1]
+
+
+def _label(scan: Scan, unit: Unit) -> str:
+    """What a line says before and with its first match, when that is a label (``npm error``,
+    ``[ERROR``, ``E   ``): short, at the line's start, without digits (a time stamp is none)."""
+    if unit.kind == "novel" or unit.focus - unit.start >= LABEL_CHARS:
+        return ""
+    label = bytes(scan.data[unit.start : unit.focus + 1]).decode("utf-8", "ignore")
+    return label if len(label) >= 3 and not any(ch.isdigit() for ch in label) else ""
 
 
 def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
