@@ -216,3 +216,29 @@ def test_a_bisection_verdict_is_failure_evidence() -> None:
         [*steps, "==== 100 passed in 1.02s ====", "4c3d3b9 is the first bad commit", "bisect found first bad commit"]
     )
     assert read_signal(text).failing
+
+
+def test_the_priors_answer_alike_with_every_digit_but_0_and_5_as_1() -> None:
+    # ranking computes a line's weights once per shape: digits the priors do not tell apart are made alike
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from offloader.signal._rank import _PRIOR_DIGITS, weights
+
+    words = [
+        "exit code ", "exit status ", "exited (", "returned ", " exit status", "Error ", 'HTTP/1.1" ', "status=",
+        "code: ", " failed", " passed", "failed=", "errors: ", " errors", "Found ", "Ran ", " tests", "Files=",
+        '"error": ', "E1201 ", "F0101 ", "[error]", "not ok ", "tests ", "fail ", " problems", "make: *** ",
+    ]  # fmt: skip
+    digits = st.one_of(
+        st.text(st.sampled_from("0123456789"), min_size=1, max_size=4),
+        st.sampled_from(["0", "5", "503", "599", "200", "404", "150", "05", "50"]),
+    )
+    pieces = st.one_of(st.sampled_from(words), digits, st.sampled_from(list(" :=.,()-\t")))
+
+    @settings(max_examples=4000, deadline=None)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def alike(line: str) -> None:
+        assert weights(line.encode().translate(_PRIOR_DIGITS).decode()) == weights(line), line
+
+    alike()

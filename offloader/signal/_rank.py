@@ -58,6 +58,9 @@ _NAMES = re.compile(
 )
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+#: Every ASCII digit but 0 and 5 as ``1``: the priors' answers do not change (they tell apart
+#: 0, 5 (HTTP 5xx), non-zero and any digit; checked by a test).
+_PRIOR_DIGITS = bytes.maketrans(b"2346789", b"1111111")
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
@@ -122,8 +125,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     line_counts: Counter[str] | None = None
     if scan.size <= NOVELTY_BYTES:
         rows, line_counts = _with_rare_lines(scan, rows)
-    row_weights = [weights(r[4]) for r in rows]
-    keys = [(template(r[4]), w) for r, w in zip(rows, row_weights, strict=True)]
+    row_weights, keys = _keys([r[4] for r in rows])
     counts = Counter(keys)
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
@@ -145,6 +147,32 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         units.append(unit)
     return units
+
+
+def _keys(texts: list[str]) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, tuple[float, ...]]]]:
+    """The weights and the (template, weights) key of each line, each computed once per shape.
+
+    Lines that differ only in digits the priors do not tell apart share their weights
+    (every digit but 0 and 5 as 1: the priors ask only for 0, 5xx, non-zero or any digit),
+    and lines that differ only in digits share a template.
+    """
+    weight_memo: dict[bytes, tuple[float, float, float, float]] = {}
+    template_memo: dict[bytes, str] = {}
+    row_weights: list[tuple[float, float, float, float]] = []
+    keys: list[tuple[str, tuple[float, ...]]] = []
+    for text in texts:
+        raw = text.encode("utf-8", "surrogatepass")
+        shape = raw.translate(_PRIOR_DIGITS)
+        weight = weight_memo.get(shape)
+        if weight is None:
+            weight = weight_memo[shape] = weights(text)
+        shape = raw.translate(_ZERO_DIGITS)
+        masked = template_memo.get(shape)
+        if masked is None:
+            masked = template_memo[shape] = template(text)
+        row_weights.append(weight)
+        keys.append((masked, weight))
+    return row_weights, keys
 
 
 def _closing_verdict(
