@@ -34,6 +34,10 @@ Then signal recall on the public corpus (``tests/corpus``): the share of labelle
 decisive lines that are in what the model sees after the offload, at the same
 1,000-token preview budget, for ours, Strands (head of the text) and a naive
 first-2,000 + last-2,000-characters cut; and how many clean runs each calls failing.
+
+Then speed on the corpus: every corpus output offloaded by ours and by Strands, alternating,
+at one threshold (2,500 tokens) and preview budget (1,000): per output the median ms, and
+ours / Strands across the outputs both offload (``--corpus-speed`` runs only this part).
 """
 
 from __future__ import annotations
@@ -278,6 +282,52 @@ async def bench_recall(root: Path) -> dict[str, Any]:
     }
 
 
+async def bench_corpus_speed(root: Path, reps: int = 3) -> dict[str, Any]:
+    """Every corpus output offloaded by ours and by Strands, alternating, at one threshold and budget.
+
+    Both offload above 2,500 tokens and preview in 1,000; ours stores into a
+    ``LocalWorkspace``, Strands into ``FileStorage``. Per output: the median wall ms of
+    ``reps`` offloads (after one warm-up), for the outputs both offloaded.
+    """
+    labels: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
+    ws = LocalWorkspace(root / "speed")
+    await ws.open()
+    ours = ContextOffloader(ws, preview_tokens=1000, max_result_tokens=2500, counter=TiktokenCounter())
+    strands = strands_offloader(root / "speed_strands", preview_tokens=1000, max_result_tokens=2500)
+    systems = {"ours": lambda r: ours.process_tool_result("speed", r), "strands": strands}
+    per_output: dict[str, dict[str, float]] = {}
+    for name in sorted(labels):
+        with gzip.open(CORPUS / "outputs" / f"{name}.txt.gz") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
+        times: dict[str, list[float]] = {system: [] for system in systems}
+        offloaded = True
+        for rep in range(reps + 1):
+            for system, run in systems.items():
+                start = time.perf_counter()
+                shown = await run(_result(name, text))
+                elapsed = (time.perf_counter() - start) * 1000
+                offloaded = offloaded and shown_text(shown) != text
+                if rep:
+                    times[system].append(elapsed)
+        if offloaded:
+            per_output[name] = {system: statistics.median(t) for system, t in times.items()}
+    await ws.close()
+    ratios = sorted(row["ours"] / row["strands"] for row in per_output.values())
+    slowest = max(per_output, key=lambda n: per_output[n]["ours"])
+    return {
+        "outputs": len(per_output),
+        "ours_total_ms": round(sum(row["ours"] for row in per_output.values()), 1),
+        "strands_total_ms": round(sum(row["strands"] for row in per_output.values()), 1),
+        "ours_median_ms": round(statistics.median(row["ours"] for row in per_output.values()), 3),
+        "strands_median_ms": round(statistics.median(row["strands"] for row in per_output.values()), 3),
+        "ratio_median": round(statistics.median(ratios), 2),
+        "ratio_p90": round(ratios[int(len(ratios) * 0.9)], 2),
+        "ratio_max": round(ratios[-1], 2),
+        "no_slower": sum(1 for r in ratios if r <= 1.0),
+        "ours_slowest": {"output": slowest, **{k: round(v, 2) for k, v in per_output[slowest].items()}},
+    }
+
+
 def _result(name: str, text: str) -> dict[str, Any]:
     return {"toolUseId": f"{name}-{time.monotonic_ns()}", "status": "success", "content": [{"text": text}]}
 
@@ -333,6 +383,7 @@ async def main(quick: bool, folder: str | None, only: list[str] | None = None) -
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         report["retrieval_50mb_100_lines"] = await bench_retrieval(Path(tmp))
         report["recall"]["corpus"] = await bench_recall(Path(tmp))
+        report["corpus_speed"] = await bench_corpus_speed(Path(tmp))
     r = report["retrieval_50mb_100_lines"]
     report["targets"]["retrieval under 1 ms"] = r["median_ms"] < RETRIEVAL_TARGET_MS
     print(
@@ -348,9 +399,27 @@ async def main(quick: bool, folder: str | None, only: list[str] | None = None) -
     for system, share in rec["recall"].items():
         print(f"  {system}: {rec['kept'][system]}/{rec['decisive_lines']} ({share:.1%})")
     print(f"  clean outputs called failing by ours: {rec['clean_called_failing']['ours']} of {rec['clean_outputs']}")
+    _print_corpus_speed(report["corpus_speed"])
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwritten: {RESULTS.relative_to(ROOT)}")
+
+
+def _print_corpus_speed(speed: dict[str, Any]) -> None:
+    slow = speed["ours_slowest"]
+    print(
+        f"\nspeed on the corpus ({speed['outputs']} outputs both offload; median ms per output): "
+        f"ours {speed['ours_median_ms']:.2f}, Strands {speed['strands_median_ms']:.2f}; "
+        f"total ours {speed['ours_total_ms']:.0f} ms, Strands {speed['strands_total_ms']:.0f} ms\n"
+        f"  ours / Strands per output: median {speed['ratio_median']:.2f}x, p90 {speed['ratio_p90']:.2f}x, "
+        f"max {speed['ratio_max']:.2f}x; no slower on {speed['no_slower']} of {speed['outputs']}\n"
+        f"  slowest for ours: {slow['output']} ({slow['ours']:.2f} ms; Strands {slow['strands']:.2f} ms)"
+    )
+
+
+async def corpus_only(folder: str | None) -> None:
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        _print_corpus_speed(await bench_corpus_speed(Path(tmp)))
 
 
 if __name__ == "__main__":
@@ -360,5 +429,6 @@ if __name__ == "__main__":
     parser.add_argument(
         "--payload", action="append", help="only the payloads whose label contains this (repeatable); writes nothing"
     )
+    parser.add_argument("--corpus-speed", action="store_true", help="only the speed on the corpus; writes nothing")
     args = parser.parse_args()
-    asyncio.run(main(args.quick, args.dir, args.payload))
+    asyncio.run(corpus_only(args.dir) if args.corpus_speed else main(args.quick, args.dir, args.payload))

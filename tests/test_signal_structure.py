@@ -166,6 +166,7 @@ def test_the_path_masks_match_what_a_path_tried_from_every_character_matches() -
         st.sampled_from(
             ["src/a.py", "a.b.py:12", "`x`/y", "‘a’/b", "'q'/r", "C:\\dir\\f", "aa-bb-cc-dd/x", "v1.2", "ab-"]
         ),
+        st.sampled_from(["word", "dd9x", "\u0663x", "a_b", "x-1", "ee-ff"]),  # tokens with and without a digit
         st.just("12:aa-bb-cc-dd"),  # a byte run can end inside the run of a path
         st.sampled_from(list("/\\ :,()[]'\"`‘’-_.=aZ09é\t")),
     )
