@@ -251,7 +251,9 @@ def _with_rare_lines(
     differ only in their digits.
     """
     raw = bytes(scan.data[: scan.size])
-    shapes = [_as_shown(x) for x in raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")]
+    shapes = raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")
+    if b"\x1b" in raw or b"\r" in raw:  # else every line is already as shown
+        shapes = [_as_shown(x) for x in shapes]
     memo: dict[str, str] = {}
     templates = [memo[x] if x in memo else memo.setdefault(x, template(x)) for x in shapes]
     counts = Counter(templates)
