@@ -54,6 +54,10 @@ class _Stored:
     description: str
 
 
+class _FitsInContext(Exception):
+    """Raised in the offload's worker thread when the count finds that the result fits: nothing is stored."""
+
+
 class ContextOffloader:
     """Replace oversized tool results by a preview and references to the stored blocks.
 
@@ -143,17 +147,24 @@ class ContextOffloader:
             return tool_result
         text = _text_of(result)
         tokens: int | None = None
+        counted_in_the_offload = False
         if len(text) <= (self.max_result_tokens + 1) * MAX_CHARS_PER_TOKEN or self.should_offload is not None:
-            estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
-            if estimate.tokens <= self.max_result_tokens:
-                return tool_result
-            if not await self._wants_offload(name, estimate.tokens, result.id):
-                return tool_result
-            tokens = estimate.tokens
+            if self.should_offload is None and self._stores_after_work():
+                # counted in the offload's own worker-thread hop, which stores nothing if the result fits
+                counted_in_the_offload = True
+            else:
+                estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
+                if estimate.tokens <= self.max_result_tokens:
+                    return tool_result
+                if not await self._wants_offload(name, estimate.tokens, result.id):
+                    return tool_result
+                tokens = estimate.tokens
         # else over the threshold by length alone: the estimate, needed only for the
         # header, is made in the preview's worker thread (one thread hop fewer).
         try:
-            preview, tokens, stored = await self._offload(session_id, result, text, tokens)
+            preview, tokens, stored = await self._offload(session_id, result, text, tokens, counted_in_the_offload)
+        except _FitsInContext:
+            return tool_result
         except Exception:
             _log.warning(
                 "tool result %r of %r (~%s tokens) kept in context: offloading failed",
@@ -167,12 +178,18 @@ class ContextOffloader:
         items = self._replacement(result, stored, preview, tokens)
         return rebuild_tool_result(tool_result, items, result)
 
+    def _stores_after_work(self) -> bool:
+        """Whether the workspace can run our work before its store, storing nothing if the work raises."""
+        return self._workspace is not None and callable(getattr(self._workspace, "offload_tool_result_with", None))
+
     async def _offload(
-        self, session_id: str, result: ToolResultBlock, text: str, tokens: int | None
+        self, session_id: str, result: ToolResultBlock, text: str, tokens: int | None, only_over: bool = False
     ) -> tuple[str, int, list[_Stored]]:
         """Store the blocks while the preview (and a missing estimate) is built in a worker thread.
 
-        All or nothing. Returns (preview, estimated tokens, stored blocks).
+        All or nothing. Returns (preview, estimated tokens, stored blocks). ``only_over``:
+        the estimate decides first, and a result within ``max_result_tokens`` raises
+        :class:`_FitsInContext` with nothing stored (needs :meth:`_stores_after_work`).
         """
         previews: list[tuple[str, int]] = []
         stored: list[_Stored] = []
@@ -181,6 +198,8 @@ class ContextOffloader:
             count = tokens
             if count is None:
                 count = estimate_tokens(self.counter, text, self.max_result_tokens).tokens
+                if only_over and count <= self.max_result_tokens:
+                    raise _FitsInContext
             return self._preview(text), count
 
         ws = self._workspace
@@ -190,7 +209,7 @@ class ContextOffloader:
             # hop whatever the size: in a thread of its own it would only contend for the GIL with the store.
             parallel = False if reads_only_the_ends(text) else None
             ref, (preview, count, size) = await combined(
-                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel
+                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel, work_first=only_over
             )
             return preview, count, await self._workspace_entries(ws, ref, result, size)
 

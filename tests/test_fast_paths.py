@@ -281,3 +281,56 @@ async def test_a_preview_that_reads_only_the_ends_runs_in_the_store_hop_whatever
         out = await ContextOffloader(ws).process_tool_result("s", {"toolUseId": "t", "content": [{"text": text}]})
     assert ws.parallel == [parallel]
     assert "[Offloaded:" in out["content"][0]["text"]
+
+
+@pytest.fixture
+def count_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """One entry per worker-thread hop (``anyio.to_thread.run_sync``) made from here on."""
+    import anyio.to_thread
+
+    hops: list[str] = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(func, "__qualname__", repr(func)))
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    return hops
+
+
+async def test_a_result_over_the_threshold_by_count_is_counted_previewed_and_stored_in_one_hop(
+    tmp_path: Path, count_hops: list[str]
+) -> None:
+    text = "".join(f"line {i} of the build\n" for i in range(800))  # ~8,000 tokens, within the length bound
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        offloader = ContextOffloader(ws, max_result_tokens=2500, preview_tokens=500, counter=TiktokenCounter())
+        count_hops.clear()
+        out = await offloader.process_tool_result("s", {"toolUseId": "t", "content": [{"text": text}]})
+        assert count_hops == ["Workspace.offload_tool_result_with.<locals>.both"]
+    assert "[Offloaded:" in out["content"][0]["text"]
+
+
+async def test_a_result_that_fits_by_count_stores_nothing_in_its_one_hop(tmp_path: Path, count_hops: list[str]) -> None:
+    text = "word " * 2000  # 2,000 tokens: under the threshold, though long enough to be counted
+    result = {"toolUseId": "t", "content": [{"text": text}]}
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        offloader = ContextOffloader(ws, max_result_tokens=2500, preview_tokens=500, counter=TiktokenCounter())
+        count_hops.clear()
+        assert await offloader.process_tool_result("s", result) is result
+        assert len(count_hops) == 1
+        assert await ws.find_files(".") == []  # nothing stored
+
+
+async def test_a_result_that_fits_by_count_stores_nothing_where_the_store_runs_beside_the_work() -> None:
+    # a backend without a blocking store (fsspec here; Docker and E2B alike) counts first, then stores
+    from workspaces.fsspec import FsspecWorkspace
+
+    text = "word " * 2000
+    result = {"toolUseId": "t", "content": [{"text": text}]}
+    async with FsspecWorkspace(f"memory://fits-{os.getpid()}-{id(text)}") as ws:
+        offloader = ContextOffloader(ws, max_result_tokens=2500, preview_tokens=500, counter=TiktokenCounter())
+        assert await offloader.process_tool_result("s", result) is result
+        assert await ws.find_files(".") == []
+        over = {"toolUseId": "u", "content": [{"text": text * 2}]}
+        assert "[Offloaded:" in (await offloader.process_tool_result("s", over))["content"][0]["text"]

@@ -166,7 +166,13 @@ class Workspace(FileOps, FileTools, Backend):
         return ref
 
     async def offload_tool_result_with(
-        self, session_id: str, tool_result: Any, work: Callable[[], _T], *, parallel: bool | None = None
+        self,
+        session_id: str,
+        tool_result: Any,
+        work: Callable[[], _T],
+        *,
+        parallel: bool | None = None,
+        work_first: bool = False,
     ) -> tuple[str, _T]:
         """:meth:`offload_tool_result`, running the blocking ``work`` in a worker thread meanwhile.
 
@@ -175,6 +181,8 @@ class Workspace(FileOps, FileTools, Backend):
         line in one worker-thread hop (``work`` first: if it raises, nothing is
         stored); other backends, and ``parallel`` work (by default: results of
         ``PARALLEL_FROM`` characters or more), store while ``work`` runs in a thread of its own.
+        ``work_first`` asks that ``work`` always finish before the store starts, so that
+        its exception stores nothing on any backend (it may decide that there is nothing to store).
         """
         await self._ready()
         result = to_tool_result(tool_result)
@@ -219,8 +227,11 @@ class Workspace(FileOps, FileTools, Backend):
         done: list[_T] = []
         stored: list[tuple[bytes | str, list[bool]]] = []
         if parallel is None:
-            parallel = _text_chars(result) >= PARALLEL_FROM
-        if store is not None and not parallel:
+            parallel = _text_chars(result) >= PARALLEL_FROM and not work_first
+        if work_first and (store is None or parallel):  # the work, then the store
+            done.append(await anyio.to_thread.run_sync(work))
+            stored.append(await store_async())
+        elif store is not None and not parallel:
 
             def both() -> tuple[_T, bytes | str, list[bool]]:  # one worker-thread hop for everything
                 value = work()
