@@ -64,6 +64,8 @@ class HeuristicCounter:
     """CJK characters / 1.7 + other characters / 4 (JSON-looking text / 3); O(len), no deps."""
 
     name = "heuristic"
+    #: Never more tokens than the text's UTF-8 bytes (see ``ContextOffloader``: a short result is not counted).
+    at_most_bytes = True
 
     def count(self, text: str) -> int:
         if not text:
@@ -203,6 +205,9 @@ class TiktokenCounter:
     counts, and so ``name``, do not depend on it. ``engine="tiktoken"`` keeps
     tiktoken even where bpe-openai is installed.
     """
+
+    #: Never more tokens than the text's UTF-8 bytes (a BPE token is at least one byte; so is the heuristic's).
+    at_most_bytes = True
 
     def __init__(self, encoding: str = "cl100k_base", *, engine: Literal["auto", "tiktoken"] = "auto") -> None:
         if not isinstance(encoding, str) or not encoding:

@@ -38,6 +38,8 @@ from .tokens import MAX_CHARS_PER_TOKEN, TokenCounter, default_counter, estimate
 __all__ = ["DEFAULT_EXCLUDED_TOOLS", "RETRIEVAL_TOOL_NAME", "ContextOffloader", "ShouldOffload"]
 
 _log = logging.getLogger("offloader.offloader")
+#: A character is at most this many UTF-8 bytes.
+_MAX_UTF8_BYTES_PER_CHAR = 4
 
 #: Tools whose results are never offloaded: reading offloaded content back must not offload it again.
 DEFAULT_EXCLUDED_TOOLS: tuple[str, ...] = (RETRIEVAL_TOOL_NAME, "Read", "Grep", "Glob")
@@ -146,6 +148,8 @@ class ContextOffloader:
         if name in self.exclude_tools:
             return tool_result
         text = _text_of(result)
+        if len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens and getattr(self.counter, "at_most_bytes", 0):
+            return tool_result  # fits whatever it says: a counter that counts at most its bytes needs no count
         tokens: int | None = None
         counted_in_the_offload = False
         if len(text) <= (self.max_result_tokens + 1) * MAX_CHARS_PER_TOKEN or self.should_offload is not None:

@@ -28,7 +28,7 @@ from offloader import ContextOffloader
 from offloader.retrieval import INDEX_SUFFIX, Retriever
 from offloader.signal import make_preview
 from offloader.signal._json import _layout, _parse_items
-from offloader.tokens import TiktokenCounter
+from offloader.tokens import HeuristicCounter, TiktokenCounter
 from workspaces import FileInfo, LocalWorkspace
 
 pytestmark = pytest.mark.anyio
@@ -334,3 +334,39 @@ async def test_a_result_that_fits_by_count_stores_nothing_where_the_store_runs_b
         assert await ws.find_files(".") == []
         over = {"toolUseId": "u", "content": [{"text": text * 2}]}
         assert "[Offloaded:" in (await offloader.process_tool_result("s", over))["content"][0]["text"]
+
+
+class RecordingHeuristic(HeuristicCounter):
+    """The heuristic counter, recording what it is asked to count."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.seen.append(text)
+        return super().count(text)
+
+
+async def test_a_result_shorter_than_a_quarter_of_the_threshold_is_neither_counted_nor_handed_to_a_thread(
+    tmp_path: Path, count_hops: list[str]
+) -> None:
+    counter = RecordingHeuristic()  # counts at most a text's UTF-8 bytes, so 4 bytes a character bound it
+    result = {"toolUseId": "t", "content": [{"text": "é" * 2500}]}
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        offloader = ContextOffloader(ws, max_result_tokens=10_000, counter=counter)
+        count_hops.clear()
+        assert await offloader.process_tool_result("s", result) is result
+        assert count_hops == []
+    assert counter.seen == []
+
+
+async def test_a_counter_that_may_count_more_than_bytes_is_asked_even_for_a_short_result(tmp_path: Path) -> None:
+    from offloader.tokens import CallableCounter
+
+    seen: list[str] = []
+    counter = CallableCounter(lambda text: seen.append(text) or 20_000)  # e.g. a model's count with its framing
+    result = {"toolUseId": "t", "content": [{"text": "short"}]}
+    async with LocalWorkspace(tmp_path / "ws") as ws:
+        out = await ContextOffloader(ws, max_result_tokens=10_000, counter=counter).process_tool_result("s", result)
+    assert seen[0] == "short"  # the count (then the preview's)
+    assert "[Offloaded:" in out["content"][0]["text"]
