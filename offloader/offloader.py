@@ -148,7 +148,9 @@ class ContextOffloader:
         if name in self.exclude_tools:
             return tool_result
         text = _text_of(result)
-        if len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens and getattr(self.counter, "at_most_bytes", 0):
+        if len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens and getattr(
+            self.counter, "at_most_bytes", False
+        ):
             return tool_result  # fits whatever it says: a counter that counts at most its bytes needs no count
         tokens: int | None = None
         counted_in_the_offload = False
