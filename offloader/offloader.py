@@ -148,10 +148,8 @@ class ContextOffloader:
         if name in self.exclude_tools:
             return tool_result
         text = _text_of(result)
-        if len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens and getattr(
-            self.counter, "at_most_bytes", False
-        ):
-            return tool_result  # fits whatever it says: a counter that counts at most its bytes needs no count
+        if self._fits_uncounted(text):
+            return tool_result
         tokens: int | None = None
         counted_in_the_offload = False
         if len(text) <= (self.max_result_tokens + 1) * MAX_CHARS_PER_TOKEN or self.should_offload is not None:
@@ -183,6 +181,11 @@ class ContextOffloader:
         _log.debug("offloaded %r of %r: %d stored, ~%d tokens", result.id, name, len(stored), tokens)
         items = self._replacement(result, stored, preview, tokens)
         return rebuild_tool_result(tool_result, items, result)
+
+    def _fits_uncounted(self, text: str) -> bool:
+        """Whether ``text`` fits whatever it says: a counter that counts at most its UTF-8 bytes needs no count."""
+        short = len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens
+        return short and bool(getattr(self.counter, "at_most_bytes", False))
 
     def _stores_after_work(self) -> bool:
         """Whether the workspace can run our work before its store, storing nothing if the work raises."""
