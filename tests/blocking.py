@@ -22,7 +22,7 @@ _IMPORTING = ("<frozen importlib._bootstrap>", {"_find_and_load"})
 _WORKER_LOOPS = ("workspaces/_fsspec_store.py", {"_warm_botocore_session"})
 #: A synchronous API called from inside a running loop (deepagents' sync methods) must wait for its result.
 _SYNC_BRIDGE = ("offloader/integrations/_loop_thread.py", {"run"})
-#: A token counter reads its encoding once, when it is constructed (like an import): not a per-call stall.
+#: A token counter reads its encoding once, on first use (like an import): not a per-call stall.
 _ENCODING_LOAD = ("offloader/counters.py", {"_load_encoding"})
 
 

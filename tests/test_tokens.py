@@ -115,6 +115,45 @@ def test_the_fast_engine_loads_without_the_bpe_openai_package_init_and_shares_it
     assert done.stdout.strip() == "ok"
 
 
+def test_a_counter_loads_its_encoding_on_first_use_not_when_it_is_made() -> None:
+    # about 0.35 s once per process: made inside an event loop, it must not stall the loop
+    script = (
+        "import sys\n"
+        "from offloader.counters import TiktokenCounter, _load_encoding\n"
+        "c = TiktokenCounter()\n"
+        "assert _load_encoding.cache_info().currsize == 0, 'loaded when made'\n"
+        "assert 'bpe_openai._bindings' not in sys.modules, 'bpe-openai loaded when made'\n"
+        "assert c.count('hello world') == 2\n"
+        "assert _load_encoding.cache_info().currsize == 1\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_a_context_offloader_made_on_a_running_loop_blocks_nothing_there() -> None:
+    # a fresh process: nothing loaded before; the blocking detector the suite runs under
+    script = (
+        "import anyio\n"
+        "import trio  # noqa: F401  (as under pytest: the detector's loop probe imports it)\n"
+        "from tests.blocking import detect_blocking\n"
+        "from offloader import ContextOffloader, InMemoryStorage\n"
+        "async def main() -> None:\n"
+        "    with detect_blocking():\n"
+        "        offloader = ContextOffloader(InMemoryStorage())\n"
+        "        text = ''.join(f'step {i} ok\\n' for i in range(5000))\n"
+        "        out = await offloader.process_tool_result('s', {'toolUseId': 't', 'content': [{'text': text}]})\n"
+        "    assert '[Offloaded:' in out['content'][0]['text']\n"
+        "anyio.run(main)\n"
+        "print('ok')\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
 @pytest.mark.parametrize(
     "text",
     [
