@@ -153,7 +153,7 @@ class ContextOffloader:
         tokens: int | None = None
         counted_in_the_offload = False
         if len(text) <= (self.max_result_tokens + 1) * MAX_CHARS_PER_TOKEN or self.should_offload is not None:
-            if self.should_offload is None and self._stores_after_work():
+            if self.should_offload is None and self._counts_in_the_store_hop():
                 # counted in the offload's own worker-thread hop, which stores nothing if the result fits
                 counted_in_the_offload = True
             else:
@@ -187,9 +187,14 @@ class ContextOffloader:
         short = len(text) * _MAX_UTF8_BYTES_PER_CHAR <= self.max_result_tokens
         return short and bool(getattr(self.counter, "at_most_bytes", False))
 
-    def _stores_after_work(self) -> bool:
-        """Whether the workspace can run our work before its store, storing nothing if the work raises."""
-        return self._workspace is not None and callable(getattr(self._workspace, "offload_tool_result_with", None))
+    def _counts_in_the_store_hop(self) -> bool:
+        """Whether the count can run in the store's own worker-thread hop (a local workspace), storing
+        nothing if the result fits. Elsewhere a remote store's round trip overlaps the preview instead."""
+        ws = self._workspace
+        if ws is None or not callable(getattr(ws, "offload_tool_result_with", None)):
+            return False
+        in_one_hop = getattr(ws, "stores_in_one_hop", None)
+        return callable(in_one_hop) and bool(in_one_hop())
 
     async def _offload(
         self, session_id: str, result: ToolResultBlock, text: str, tokens: int | None, only_over: bool = False
@@ -198,7 +203,7 @@ class ContextOffloader:
 
         All or nothing. Returns (preview, estimated tokens, stored blocks). ``only_over``:
         the estimate decides first, and a result within ``max_result_tokens`` raises
-        :class:`_FitsInContext` with nothing stored (needs :meth:`_stores_after_work`).
+        :class:`_FitsInContext` with nothing stored.
         """
         previews: list[tuple[str, int]] = []
         stored: list[_Stored] = []

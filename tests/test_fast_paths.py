@@ -322,6 +322,14 @@ async def test_a_result_that_fits_by_count_stores_nothing_in_its_one_hop(tmp_pat
         assert await ws.find_files(".") == []  # nothing stored
 
 
+async def test_only_a_local_workspace_stores_in_the_hop_of_the_callers_work(tmp_path: Path) -> None:
+    from workspaces.fsspec import FsspecWorkspace
+
+    async with LocalWorkspace(tmp_path / "ws") as local, FsspecWorkspace(f"memory://hop-{os.getpid()}") as remote:
+        assert local.stores_in_one_hop()
+        assert not remote.stores_in_one_hop()  # a round trip: the preview overlaps it (Docker and E2B alike)
+
+
 async def test_a_result_that_fits_by_count_stores_nothing_where_the_store_runs_beside_the_work() -> None:
     # a backend without a blocking store (fsspec here; Docker and E2B alike) counts first, then stores
     from workspaces.fsspec import FsspecWorkspace

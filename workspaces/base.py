@@ -165,6 +165,14 @@ class Workspace(FileOps, FileTools, Backend):
         ref, _ = await self.offload_tool_result_with(session_id, tool_result, _nothing, parallel=False)
         return ref
 
+    def stores_in_one_hop(self) -> bool:
+        """Whether an offload stores in the worker-thread hop that runs the caller's work (a local disk).
+
+        Elsewhere the store is a round trip that the caller's work overlaps, unless
+        ``work_first`` asks it to wait.
+        """
+        return self.ledger_batch <= 1 and self._blocking_store() is not None
+
     async def offload_tool_result_with(
         self,
         session_id: str,
