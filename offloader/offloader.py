@@ -221,9 +221,10 @@ class ContextOffloader:
         if ws is not None and combined is not None:  # a workspaces.Workspace: one thread hop on LocalWorkspace
             # A preview whose cost does not grow with the text (compact JSON) runs before the store in the same
             # hop whatever the size: in a thread of its own it would only contend for the GIL with the store.
-            parallel = False if reads_only_the_ends(text) else None
+            # A count that may find the result fitting (only_over) runs first too: its exception then stores nothing.
+            parallel = False if only_over or reads_only_the_ends(text) else None
             ref, (preview, count, size) = await combined(
-                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel, work_first=only_over
+                session_id, result, lambda: (*work(), _utf8_size(text)), parallel=parallel
             )
             return preview, count, await self._workspace_entries(ws, ref, result, size)
 

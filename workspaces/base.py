@@ -166,21 +166,16 @@ class Workspace(FileOps, FileTools, Backend):
         return ref
 
     def stores_in_one_hop(self) -> bool:
-        """Whether an offload stores in the worker-thread hop that runs the caller's work (a local disk).
+        """Whether an offload stores in the worker-thread hop that runs the caller's work (a local disk),
+        after the work when ``parallel`` is False. Elsewhere the store is a round trip the work overlaps."""
+        return self._one_hop_store() is not None
 
-        Elsewhere the store is a round trip that the caller's work overlaps, unless
-        ``work_first`` asks it to wait.
-        """
-        return self.ledger_batch <= 1 and self._blocking_store() is not None
+    def _one_hop_store(self) -> Callable[[Sequence[tuple[str, bytes | str]], tuple[str, bytes]], list[bool]] | None:
+        """The blocking store that writes the files and the ledger line at once, where there is one."""
+        return self._blocking_store() if self.ledger_batch <= 1 else None
 
     async def offload_tool_result_with(
-        self,
-        session_id: str,
-        tool_result: Any,
-        work: Callable[[], _T],
-        *,
-        parallel: bool | None = None,
-        work_first: bool = False,
+        self, session_id: str, tool_result: Any, work: Callable[[], _T], *, parallel: bool | None = None
     ) -> tuple[str, _T]:
         """:meth:`offload_tool_result`, running the blocking ``work`` in a worker thread meanwhile.
 
@@ -189,8 +184,6 @@ class Workspace(FileOps, FileTools, Backend):
         line in one worker-thread hop (``work`` first: if it raises, nothing is
         stored); other backends, and ``parallel`` work (by default: results of
         ``PARALLEL_FROM`` characters or more), store while ``work`` runs in a thread of its own.
-        ``work_first`` asks that ``work`` always finish before the store starts, so that
-        its exception stores nothing on any backend (it may decide that there is nothing to store).
         """
         await self._ready()
         result = to_tool_result(tool_result)
@@ -200,7 +193,7 @@ class Workspace(FileOps, FileTools, Backend):
         stem = f"{folder}/{layout.TOOL_RESULT_PREFIX}{safe_name(result.id)}"
         path = f"{stem}.txt"
         ledger = f"{folder}/{LEDGER_FILE}"
-        store = self._blocking_store() if self.ledger_batch <= 1 else None
+        store = self._one_hop_store()
 
         def entry(p: str, body: bytes | str) -> dict[str, Any]:
             return {
@@ -235,11 +228,8 @@ class Workspace(FileOps, FileTools, Backend):
         done: list[_T] = []
         stored: list[tuple[bytes | str, list[bool]]] = []
         if parallel is None:
-            parallel = _text_chars(result) >= PARALLEL_FROM and not work_first
-        if work_first and (store is None or parallel):  # the work, then the store
-            done.append(await anyio.to_thread.run_sync(work))
-            stored.append(await store_async())
-        elif store is not None and not parallel:
+            parallel = _text_chars(result) >= PARALLEL_FROM
+        if store is not None and not parallel:
 
             def both() -> tuple[_T, bytes | str, list[bool]]:  # one worker-thread hop for everything
                 value = work()
