@@ -123,9 +123,10 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             marked.add(c.lineno)
         rows.append((c.lineno, c.start, c.end, c.focus, text))
     line_counts: Counter[str] | None = None
+    templates: dict[str, str] = {}  # template of each digit-zeroed line, shared by both passes
     if scan.size <= NOVELTY_BYTES:
-        rows, line_counts = _with_rare_lines(scan, rows)
-    row_weights, keys = _keys([r[4] for r in rows])
+        rows, line_counts = _with_rare_lines(scan, rows, templates)
+    row_weights, keys = _keys([r[4] for r in rows], templates)
     counts = Counter(keys)
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
@@ -149,15 +150,16 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     return units
 
 
-def _keys(texts: list[str]) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, tuple[float, ...]]]]:
+def _keys(
+    texts: list[str], templates: dict[str, str]
+) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, tuple[float, ...]]]]:
     """The weights and the (template, weights) key of each line, each computed once per shape.
 
     Lines that differ only in digits the priors do not tell apart share their weights
     (every digit but 0 and 5 as 1: the priors ask only for 0, 5xx, non-zero or any digit),
-    and lines that differ only in digits share a template.
+    and lines that differ only in digits share a template (``templates``, see :func:`_template_of`).
     """
     weight_memo: dict[bytes, tuple[float, float, float, float]] = {}
-    template_memo: dict[bytes, str] = {}
     row_weights: list[tuple[float, float, float, float]] = []
     keys: list[tuple[str, tuple[float, ...]]] = []
     for text in texts:
@@ -166,13 +168,17 @@ def _keys(texts: list[str]) -> tuple[list[tuple[float, float, float, float]], li
         weight = weight_memo.get(shape)
         if weight is None:
             weight = weight_memo[shape] = weights(text)
-        shape = raw.translate(_ZERO_DIGITS)
-        masked = template_memo.get(shape)
-        if masked is None:
-            masked = template_memo[shape] = template(text)
         row_weights.append(weight)
-        keys.append((masked, weight))
+        keys.append((_template_of(raw.translate(_ZERO_DIGITS).decode("utf-8", "surrogatepass"), templates), weight))
     return row_weights, keys
+
+
+def _template_of(zeroed: str, templates: dict[str, str]) -> str:
+    """``template`` of a line whose digits are zeroed (the line's own template), once per distinct one."""
+    masked = templates.get(zeroed)
+    if masked is None:
+        masked = templates[zeroed] = template(zeroed)
+    return masked
 
 
 def _closing_verdict(
@@ -242,7 +248,7 @@ def _score(
 
 
 def _with_rare_lines(
-    scan: Scan, rows: list[tuple[int, int, int, int, str]]
+    scan: Scan, rows: list[tuple[int, int, int, int, str]], templates: dict[str, str]
 ) -> tuple[list[tuple[int, int, int, int, str]], Counter[str]]:
     """For a small output: template every line; add lines whose template is unique among repeated ones.
 
@@ -254,16 +260,15 @@ def _with_rare_lines(
     shapes = raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")
     if b"\x1b" in raw or b"\r" in raw:  # else every line is already as shown
         shapes = [_as_shown(x) for x in shapes]
-    memo: dict[str, str] = {}
-    templates = [memo[x] if x in memo else memo.setdefault(x, template(x)) for x in shapes]
-    counts = Counter(templates)
+    masked = [_template_of(x, templates) for x in shapes]
+    counts = Counter(masked)
     repeated = sum(n for n in counts.values() if n >= 3)
     if repeated < 0.5 * len(shapes) or len(shapes) < 20:
         return rows, counts  # not a templated output: rarity says nothing here
     have = {r[0] for r in rows}
     rare = [
         i
-        for i, tmpl in enumerate(templates)
+        for i, tmpl in enumerate(masked)
         if counts[tmpl] == 1 and (i + 1) not in have and shapes[i].strip() and len(tmpl) > 3
     ]
     if not rare:
