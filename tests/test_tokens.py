@@ -97,6 +97,14 @@ def test_the_fast_engine_counts_and_cuts_any_text_as_tiktoken_does(text: str, n:
     assert fast.head_count(text, n) == reference.head_count(text, n)
 
 
+def _passes_in_a_fresh_process(script: str) -> None:
+    """Run ``script`` in a new interpreter (nothing loaded yet), from the repository root; it prints ``ok``."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
 def test_the_fast_engine_loads_without_the_bpe_openai_package_init_and_shares_its_module() -> None:
     # the package's __init__ parses every vocabulary in Python (half a second); the native module needs none of it
     script = (
@@ -110,9 +118,7 @@ def test_the_fast_engine_loads_without_the_bpe_openai_package_init_and_shares_it
         "assert len(ids) == c.count('hello world') == 2\n"
         "print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    _passes_in_a_fresh_process(script)
 
 
 def test_a_counter_loads_its_encoding_on_first_use_not_when_it_is_made() -> None:
@@ -127,9 +133,7 @@ def test_a_counter_loads_its_encoding_on_first_use_not_when_it_is_made() -> None
         "assert _load_encoding.cache_info().currsize == 1\n"
         "print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    _passes_in_a_fresh_process(script)
 
 
 def test_a_context_offloader_made_on_a_running_loop_blocks_nothing_there() -> None:
@@ -148,10 +152,7 @@ def test_a_context_offloader_made_on_a_running_loop_blocks_nothing_there() -> No
         "anyio.run(main)\n"
         "print('ok')\n"
     )
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=root)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    _passes_in_a_fresh_process(script)
 
 
 @pytest.mark.parametrize(
