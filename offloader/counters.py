@@ -338,15 +338,17 @@ class CallableCounter:
 
 
 def _resolve(awaitable: Awaitable[Any]) -> Any:
-    import anyio.from_thread
+    import anyio
+
+    from .core.threads import run_on_loop
 
     async def wait() -> Any:
         return await awaitable
 
     try:
-        return anyio.from_thread.run(wait)
+        return run_on_loop(wait)
     except RuntimeError:
-        pass  # not an anyio worker thread
+        pass  # not a worker thread of an event loop
     try:
         import asyncio
 

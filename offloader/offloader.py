@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
-import anyio.to_thread
 
+from .core import threads
 from .core.backend import WorkspaceProtocol
 from .core.convert import to_tool_result
 from .core.messages import DataBlock, JsonBlock, TextBlock, ToolResultBlock, extension_for
@@ -157,7 +157,7 @@ class ContextOffloader:
                 # counted in the offload's own worker-thread hop, which stores nothing if the result fits
                 counted_in_the_offload = True
             else:
-                estimate = await anyio.to_thread.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
+                estimate = await threads.run_sync(estimate_tokens, self.counter, text, self.max_result_tokens)
                 if estimate.tokens <= self.max_result_tokens:
                     return tool_result
                 if not await self._wants_offload(name, estimate.tokens, result.id):
@@ -229,7 +229,7 @@ class ContextOffloader:
             return preview, count, await self._workspace_entries(ws, ref, result, size)
 
         async def build_preview() -> None:
-            previews.append(await anyio.to_thread.run_sync(work))
+            previews.append(await threads.run_sync(work))
 
         try:
             async with anyio.create_task_group() as tg:
@@ -296,7 +296,7 @@ class ContextOffloader:
         self, ws: WorkspaceProtocol, session_id: str, result: ToolResultBlock, text: str
     ) -> list[_Stored]:
         ref = await ws.offload_tool_result(session_id, result)
-        size = len(text) if text.isascii() else await anyio.to_thread.run_sync(_utf8_size, text)
+        size = len(text) if text.isascii() else await threads.run_sync(_utf8_size, text)
         return await self._workspace_entries(ws, ref, result, size)
 
     async def _workspace_entries(

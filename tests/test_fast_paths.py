@@ -285,17 +285,17 @@ async def test_a_preview_that_reads_only_the_ends_runs_in_the_store_hop_whatever
 
 @pytest.fixture
 def count_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """One entry per worker-thread hop (``anyio.to_thread.run_sync``) made from here on."""
-    import anyio.to_thread
+    """One entry per worker-thread hop (``offloader.core.threads.run_sync``) made from here on."""
+    from offloader.core import threads
 
     hops: list[str] = []
-    real = anyio.to_thread.run_sync
+    real = threads.run_sync
 
-    async def counted(func: Any, *args: Any, **kwargs: Any) -> Any:
+    async def counted(func: Any, *args: Any) -> Any:
         hops.append(getattr(func, "__qualname__", repr(func)))
-        return await real(func, *args, **kwargs)
+        return await real(func, *args)
 
-    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    monkeypatch.setattr(threads, "run_sync", counted)
     return hops
 
 

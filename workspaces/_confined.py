@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from offloader.core.errors import NotEnoughSpace, PathOutsideWorkspace
 from offloader.core.layout import TMP_PREFIX
+from offloader.core.strbuf import ascii_view
 
 from ._beneath import DIR_FLAGS, Beneath
 
@@ -221,14 +222,18 @@ def _exists(dirfd: int, name: str) -> bool:
     return True
 
 
-#: A str is encoded and written this many characters at a time: the pieces stay in the
-#: CPU cache and in reused heap memory, where one encoded copy of a 50 MB text costs
-#: fresh pages (about as long as writing them).
+#: A str that is not ASCII is encoded and written this many characters at a time: the pieces
+#: stay in the CPU cache and in reused heap memory, where one encoded copy of a 50 MB text
+#: costs fresh pages (about as long as writing them).
 _TEXT_PIECE = 1 << 20
 
 
-def _write_all(fd: int, data: bytes | str) -> None:
+def _write_all(fd: int, data: bytes | str | memoryview) -> None:
     if isinstance(data, str):
+        in_place = ascii_view(data)  # an ASCII str is written from its own bytes, with no copy
+        if in_place is not None:
+            _write_all(fd, in_place)
+            return
         for lo in range(0, len(data), _TEXT_PIECE):
             _write_all(fd, data[lo : lo + _TEXT_PIECE].encode("utf-8", "surrogatepass"))
         return

@@ -19,7 +19,7 @@ from typing import Any, Self, TypeVar
 
 import anyio
 
-from offloader.core import layout
+from offloader.core import layout, threads
 from offloader.core import text as _text
 from offloader.core.convert import message_to_dict, to_data_block, to_message, to_tool_result, with_data_url
 from offloader.core.errors import PathOutsideWorkspace, WorkspaceClosed
@@ -216,7 +216,7 @@ class Workspace(FileOps, FileTools, Backend):
 
         async def store_async() -> tuple[bytes | str, list[bool]]:
             if store is not None:
-                return await anyio.to_thread.run_sync(render_and_store)
+                return await threads.run_sync(render_and_store)
             media, body = render_tool_result(result, sep, self.media_names)
             files = [*media, (path, body)]
             if self.ledger_batch <= 1:  # content and ledger line in one backend operation
@@ -235,14 +235,14 @@ class Workspace(FileOps, FileTools, Backend):
                 value = work()
                 return (value, *render_and_store())
 
-            value, body, written = await anyio.to_thread.run_sync(both)
+            value, body, written = await threads.run_sync(both)
             done.append(value)
             stored.append((body, written))
         else:
 
             async def run_work() -> None:
                 # nothing to run (a plain offload_tool_result): no worker thread for it
-                done.append(work() if work is _nothing else await anyio.to_thread.run_sync(work))
+                done.append(work() if work is _nothing else await threads.run_sync(work))
 
             async def run_store() -> None:
                 stored.append(await store_async())
@@ -257,7 +257,7 @@ class Workspace(FileOps, FileTools, Backend):
         recorded = written[-1] and self.ledger_batch <= 1
         if not written[-1]:  # the name was taken (the same id offloaded before): rare, compare the contents
             if isinstance(body, str):
-                body = await anyio.to_thread.run_sync(body.encode, "ascii")
+                body = await threads.run_sync(body.encode, "ascii")
             try:
                 existing: bytes | None = await self._read(path)
             except FileNotFoundError:  # removed by gc since: store it again

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import anyio
-import anyio.to_thread
 
+from offloader.core import threads
 from offloader.core.backend import Capabilities, ExecResult, FileInfo
 from offloader.core.errors import CommandTimeout, UnsupportedOperation
 from offloader.core.layout import MEDIA_NAMES, TMP_PREFIX
@@ -77,27 +77,27 @@ class LocalWorkspace(Workspace):
         return self.allow_host_commands
 
     async def _open(self) -> None:
-        await anyio.to_thread.run_sync(self._tree.open)
+        await threads.run_sync(self._tree.open)
 
     async def _close(self) -> None:
-        await anyio.to_thread.run_sync(self._tree.close)
+        await threads.run_sync(self._tree.close)
 
     # ------------------------------------------------------------ primitives
 
     async def _read(self, path: str, start: int = 0, end: int | None = None) -> bytes:
-        return await anyio.to_thread.run_sync(self._tree.read, path, start, end)
+        return await threads.run_sync(self._tree.read, path, start, end)
 
     async def _write(self, files: Sequence[tuple[str, bytes]], *, exclusive: bool = False) -> list[bool]:
         def write_all() -> list[bool]:
             return [self._tree.write(rel, data, exclusive=exclusive) for rel, data in files]
 
-        return await anyio.to_thread.run_sync(write_all)
+        return await threads.run_sync(write_all)
 
     async def _write_and_append(
         self, files: Sequence[tuple[str, bytes]], *, exclusive: bool, append: tuple[str, bytes]
     ) -> list[bool]:
         # one worker-thread hop instead of two
-        return await anyio.to_thread.run_sync(self._write_and_append_sync, files, exclusive, append)
+        return await threads.run_sync(self._write_and_append_sync, files, exclusive, append)
 
     def _write_and_append_sync(
         self, files: Sequence[tuple[str, bytes | str]], exclusive: bool, append: tuple[str, bytes]
@@ -111,10 +111,10 @@ class LocalWorkspace(Workspace):
         return lambda files, append: self._write_and_append_sync(files, True, append)
 
     async def _append(self, path: str, data: bytes) -> None:
-        await anyio.to_thread.run_sync(self._tree.append, path, data)
+        await threads.run_sync(self._tree.append, path, data)
 
     async def _remove_if_unchanged(self, path: str, seen: FileInfo) -> bool:
-        return await anyio.to_thread.run_sync(self._remove_if_unchanged_sync, path, seen)
+        return await threads.run_sync(self._remove_if_unchanged_sync, path, seen)
 
     def _remove_if_unchanged_sync(self, path: str, seen: FileInfo) -> bool:
         """Under the append lock, move the file aside, verify it is ``seen``, then unlink it (or put it back).
@@ -182,13 +182,13 @@ class LocalWorkspace(Workspace):
                 pass
             self._tree.write(path, data, exclusive=True)  # gc removed it since: store it again
 
-        await anyio.to_thread.run_sync(touch)
+        await threads.run_sync(touch)
 
     async def _list(self, path: str) -> list[FileInfo]:
         def walk() -> list[FileInfo]:
             return [FileInfo(rel, size, mtime) for rel, size, mtime in self._tree.list(path)]
 
-        return await anyio.to_thread.run_sync(walk)
+        return await threads.run_sync(walk)
 
     async def _stat(self, path: str) -> FileInfo | None:
         def stat() -> FileInfo | None:
@@ -197,14 +197,14 @@ class LocalWorkspace(Workspace):
                 return None
             return FileInfo(path, st.st_size, st.st_mtime)
 
-        return await anyio.to_thread.run_sync(stat)
+        return await threads.run_sync(stat)
 
     async def _isdir(self, path: str) -> bool:
         def isdir() -> bool:
             st = self._tree.stat(path)
             return st is not None and stat_mod.S_ISDIR(st.st_mode)
 
-        return await anyio.to_thread.run_sync(isdir)
+        return await threads.run_sync(isdir)
 
     async def _remove(self, path: str, *, recursive: bool = False) -> None:
         """Remove a file or link (never its target) or, with ``recursive``, a folder tree.
@@ -212,7 +212,7 @@ class LocalWorkspace(Workspace):
         Race-free: the tree is walked through descriptors opened with ``O_NOFOLLOW``,
         so a folder swapped for a symlink mid-removal never leads outside the workdir.
         """
-        await anyio.to_thread.run_sync(lambda: self._tree.remove(path, recursive=recursive))
+        await threads.run_sync(lambda: self._tree.remove(path, recursive=recursive))
 
     async def _exec(self, argv: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60.0) -> ExecResult:
         if not self.allow_host_commands:

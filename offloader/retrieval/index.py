@@ -14,10 +14,7 @@ from array import array
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-import anyio
-import anyio.to_thread
-
-from ..core import lineindex
+from ..core import lineindex, threads
 from ..core.backend import WorkspaceProtocol
 from ..core.errors import WorkspaceError
 from ..core.layout import INDEX_SUFFIX
@@ -127,4 +124,4 @@ async def _line_starts(data: bytes) -> array[int]:
     """Line starts of ``data``; a big text is indexed in a worker thread, off the event loop."""
     if len(data) <= _INDEX_INLINE:
         return lineindex.line_starts(data)
-    return await anyio.to_thread.run_sync(lineindex.line_starts, data)
+    return await threads.run_sync(lineindex.line_starts, data)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.strbuf import ascii_view
 from ._patterns import make_scanner
 
 __all__ = ["BINARY_SAMPLE", "AsciiText", "Candidate", "Scan", "binary_reason", "scan"]
@@ -93,19 +94,24 @@ class AsciiText:
     def count(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
         return self.text.count(sub.decode("ascii"), start, end)
 
-    def windows(self) -> Iterator[tuple[int, bytes]]:
-        """(offset, encoded window) pieces covering the text, each ending after a newline (or at the end)."""
+    def windows(self) -> Iterator[tuple[int, bytes | memoryview]]:
+        """(offset, window's bytes) pieces covering the text, each ending after a newline (or at the end).
+
+        The bytes are the str's own where it allows (see :func:`~offloader.core.strbuf.ascii_view`),
+        else each window is encoded in turn.
+        """
         text, lo = self.text, 0
+        in_place = ascii_view(text)
         while lo < len(text):
             hi = text.find("\n", min(len(text), lo + TEXT_WINDOW))
             hi = len(text) if hi < 0 else hi + 1
-            yield lo, text[lo:hi].encode("ascii")
+            yield lo, text[lo:hi].encode("ascii") if in_place is None else in_place[lo:hi]
             lo = hi
 
 
 @functools.cache
-def newline_counter() -> Callable[[bytes], int]:
-    """``count(window)``: the newlines in a bytes window.
+def newline_counter() -> Callable[[bytes | memoryview], int]:
+    """``count(window)``: the newlines in a bytes-like window.
 
     numpy (the ``speed`` extra) compares a whole window at once and releases the GIL
     while it does (1 MB in 0.07 ms here); ``bytes.count`` looks at one byte at a time
@@ -114,7 +120,7 @@ def newline_counter() -> Callable[[bytes], int]:
     try:
         import numpy as np
     except ImportError:
-        return lambda window: window.count(b"\n")
+        return lambda window: bytes(window).count(b"\n")  # a copy of a memoryview window; none of bytes
     newline = np.uint8(ord("\n"))
     return lambda window: int(np.count_nonzero(np.frombuffer(window, dtype=np.uint8) == newline))
 
