@@ -20,6 +20,10 @@ Rows (median wall ms per offload, rows run round-robin so machine load hits them
 * ``agentscope``: AgentScope 2.0.11 ``LocalWorkspace.offload_tool_result`` (stores
   and returns a path; it leaves no preview in context).
 
+The last column is how long each offload kept the event loop's thread (the longest
+stretch in which no other task could run, median over 5 calls; see ``loop_stall``):
+ours does its blocking work in worker threads, Strands writes the file on the loop.
+
 Each row also gives ``ours / Strands`` and whether ours is no slower than Strands
 (the speed target); after the table, the 50 MB target (time outside storage at most
 the bare write) and the retrieval target (under 1 ms) are checked. ``--dir`` puts
@@ -172,13 +176,43 @@ async def measure(rows: dict[str, Callable[[int], Awaitable[Any]]], reps: int) -
     return {name: (statistics.median(t), last[name]) for name, t in times.items()}
 
 
+async def loop_stall(rows: dict[str, Callable[[int], Awaitable[Any]]], calls: int, first: int) -> dict[str, float]:
+    """Per row, the longest time (median over ``calls`` calls, ms) the event loop could not run another task.
+
+    A ticker task yields to the loop without pause while each call runs; its longest gap is the
+    longest stretch the call kept the loop's thread (a write made on the loop, CPU work on it).
+    Run apart from the timings (the ticker keeps the loop busy, which would change them).
+    """
+    stalls: dict[str, list[float]] = {name: [] for name in rows}
+
+    async def ticker(state: dict[str, float]) -> None:
+        last = time.perf_counter()
+        while state["running"]:
+            await asyncio.sleep(0)
+            now = time.perf_counter()
+            state["worst"], last = max(state["worst"], now - last), now
+
+    for k in range(calls):
+        for name, fn in rows.items():
+            state = {"worst": 0.0, "running": 1.0}
+            task = asyncio.ensure_future(ticker(state))
+            await asyncio.sleep(0)  # the ticker is running before the call starts
+            await fn(first + k)
+            state["running"] = 0.0
+            await task
+            stalls[name].append(state["worst"] * 1000)
+    return {name: round(statistics.median(v), 3) for name, v in stalls.items()}
+
+
 async def bench_payload(label: str, text: str, reps: int, root: Path) -> dict[str, Any]:
     from agentscope.message import TextBlock as AsText
     from agentscope.message import ToolResultBlock as AsResult
     from agentscope.workspace import LocalWorkspace as AsWorkspace
 
     data = text.encode()
-    results = {i: {"toolUseId": f"r{i}", "status": "success", "content": [{"text": text}]} for i in range(-1, reps)}
+    stall_calls = 5  # fresh ids after the timed ones
+    ids = range(-1, reps + stall_calls)
+    results = {i: {"toolUseId": f"r{i}", "status": "success", "content": [{"text": text}]} for i in ids}
     (root / "bare").mkdir()
     store_ws, ours_ws = LocalWorkspace(root / "store"), LocalWorkspace(root / "ours")
     await store_ws.open()
@@ -186,7 +220,7 @@ async def bench_payload(label: str, text: str, reps: int, root: Path) -> dict[st
     ours = ContextOffloader(ours_ws, counter=TiktokenCounter())
     strands = strands_offloader(root / "strands")
     as_ws = AsWorkspace(workdir=str(root / "agentscope"))
-    as_blocks = {i: AsResult(id=f"r{i}", name="bash", output=[AsText(text=text)]) for i in range(-1, reps)}
+    as_blocks = {i: AsResult(id=f"r{i}", name="bash", output=[AsText(text=text)]) for i in ids}
 
     async def bare(i: int) -> str:
         atomic_write(root / "bare", f"tool_result-{i}.txt", data)
@@ -207,10 +241,12 @@ async def bench_payload(label: str, text: str, reps: int, root: Path) -> dict[st
     rows = {"bare_write": bare, "ours": ours_full, "ours_store": ours_store, "strands": strands_run}
     rows["agentscope"] = agentscope
     measured = await measure(rows, reps)
+    stalls = await loop_stall({"ours": ours_full, "strands": strands_run}, stall_calls, reps)
     await store_ws.close()
     await ours_ws.close()
     out = {name: round(ms, 3) for name, (ms, _) in measured.items()}
     out["ours_outside_storage"] = round(max(0.0, out["ours"] - out["ours_store"]), 3)
+    out["loop_stall_ours"], out["loop_stall_strands"] = stalls["ours"], stalls["strands"]
     needle = PAYLOADS[label][1]
     kept = {name: needle in shown_text(measured[name][1]) for name in ("ours", "strands")}
     return {"row": out, "kept": kept}
@@ -350,9 +386,10 @@ async def main(quick: bool, folder: str | None, only: list[str] | None = None) -
     report.update(payloads={}, recall={}, targets={})
     print(
         "| payload | bare write | ours | ours: storage | ours: outside storage | Strands (FileStorage) "
-        "| AgentScope | ours / Strands | no slower than Strands | signal in context (ours / Strands) |"
+        "| AgentScope | ours / Strands | no slower than Strands | signal in context (ours / Strands) "
+        "| event loop held (ours / Strands) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
     for label, (make, _) in PAYLOADS.items():
         if only and not any(word.lower() in label.lower() for word in only):
             continue
@@ -369,7 +406,8 @@ async def main(quick: bool, folder: str | None, only: list[str] | None = None) -
             f"| {label} | {row['bare_write']:.2f} | {row['ours']:.2f} | {row['ours_store']:.2f} | "
             f"{row['ours_outside_storage']:.2f} | {row['strands']:.2f} | {row['agentscope']:.2f} | "
             f"{row['ours_over_strands']:.2f}x | {_met(row['ours'] <= row['strands'])} | "
-            f"{'yes' if sig['ours'] else 'no'} / {'yes' if sig['strands'] else 'no'} |"
+            f"{'yes' if sig['ours'] else 'no'} / {'yes' if sig['strands'] else 'no'} | "
+            f"{row['loop_stall_ours']:.2f} / {row['loop_stall_strands']:.2f} |"
         )
     if only:  # a partial run: the table only, nothing written
         return

@@ -232,7 +232,8 @@ def _write_all(fd: int, data: bytes | str | memoryview) -> None:
     if isinstance(data, str):
         in_place = ascii_view(data)  # an ASCII str is written from its own bytes, with no copy
         if in_place is not None:
-            _write_all(fd, in_place)
+            for lo in range(0, len(in_place), _TEXT_PIECE):
+                _write_all(fd, in_place[lo : lo + _TEXT_PIECE])
             return
         for lo in range(0, len(data), _TEXT_PIECE):
             _write_all(fd, data[lo : lo + _TEXT_PIECE].encode("utf-8", "surrogatepass"))

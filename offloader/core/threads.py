@@ -135,7 +135,8 @@ async def run_sync(fn: Callable[..., _T], *args: Any) -> _T:
     future: asyncio.Future[_T] = loop.create_future()
     with anyio.CancelScope(shield=True):  # the function cannot be stopped half-way: wait for it
         worker.jobs.put((context, fn, args, future))
-        return await future
+        value = await future
+    return value
 
 
 def run_on_loop(fn: Callable[[], Awaitable[_T]]) -> _T:
@@ -143,11 +144,11 @@ def run_on_loop(fn: Callable[[], Awaitable[_T]]) -> _T:
 
     From a thread of :func:`run_sync` or of anyio's pool; RuntimeError from any other thread.
     """
-    loop = _WORKER_LOOP.get(None)
-    if loop is None:
-        return anyio.from_thread.run(fn)
 
     async def call() -> _T:
         return await fn()
 
+    loop = _WORKER_LOOP.get(None)
+    if loop is None:
+        return anyio.from_thread.run(call)
     return asyncio.run_coroutine_threadsafe(call(), loop).result()
