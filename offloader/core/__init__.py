@@ -8,5 +8,7 @@
 * :mod:`~offloader.core.layout`: file names and record formats of the on-disk layout;
 * :mod:`~offloader.core.lineindex`, :mod:`~offloader.core.text`: line indexes, paths,
   globs and RE2 search;
+* :mod:`~offloader.core.threads`: worker-thread hops (a pool of the asyncio loop's own
+  threads; anyio's elsewhere); :mod:`~offloader.core.strbuf`: an ASCII str's bytes in place;
 * :mod:`~offloader.core.naming`, :mod:`~offloader.core.tools`, :mod:`~offloader.core.errors`.
 """
