@@ -30,6 +30,7 @@ import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_ops  # noqa: F401
+import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
