@@ -243,3 +243,87 @@ def test_the_priors_answer_alike_with_every_digit_but_0_and_5_as_1() -> None:
         assert weights(line.encode().translate(_PRIOR_DIGITS).decode()) == weights(line), line
 
     alike()
+
+
+def _context_of(lines: list[str], lineno: int) -> list[int]:
+    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._scan import scan
+
+    found = scan(("\n".join(lines) + "\n").encode())
+    unit = next(u for u in rank(found) if u.lineno == lineno)
+    attach_context(found, unit)
+    return sorted(n for n, _, _ in unit.context)
+
+
+def test_a_line_that_only_says_where_is_the_context_of_the_report_before_it() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [f"W2001 Parameter Owner{i} not used.", f"templates/svc-{i}.yaml:8:3", ""]
+    lines[90:92] = ["E3012 'lots' is not of type 'integer'", "templates/svc-refunds.yaml:20:7"]
+    assert _context_of(lines, 91) == [92]
+
+
+def test_an_indented_finding_brings_the_heading_its_block_hangs_from() -> None:
+    lines: list[str] = []
+    for i in range(40):
+        lines += [f"deploy/app-{i}.yaml", '  1:1       warning  missing document start "---"  (document-start)', ""]
+    lines[61:64] = ["deploy/ledger.yaml", "  1:1       warning  missing document start", "  9:3  error: duplicate key"]
+    assert 62 in _context_of(lines, 64)  # deploy/ledger.yaml, two lines up
+
+
+def test_a_heading_past_a_blank_line_is_not_the_findings_heading() -> None:
+    lines = [f"step {i} done" for i in range(40)]
+    lines[20:23] = ["summary of build", "", "    error: linker failed"]
+    assert 21 not in _context_of(lines, 23)
+
+
+def test_a_reports_first_line_brings_the_shallowest_lines_of_its_block_across_blank_lines() -> None:
+    lines = [f"batch {i}: posted" for i in range(60)]
+    lines[30:30] = [
+        "WARNING: ThreadSanitizer: data race (pid=1)",
+        "  Read of size 8 at 0x7f by thread T2:",
+        "    #0 post_batch ledger.c:12",
+        "",
+        "  Previous write of size 8 at 0x7f by thread T1:",
+        "    #0 post_batch ledger.c:12",
+        "",
+        "  Location is global 'ledger_total' of size 8",
+        "SUMMARY: ThreadSanitizer: data race ledger.c:12 in post_batch",
+    ]
+    assert _context_of(lines, 31) == [32, 35, 38]  # not the frames (#0 ...), not past the block
+
+
+def test_a_summary_naming_a_failure_is_failure_evidence_and_a_zero_count_is_not() -> None:
+    jobs = [f"job {i} on queue billing: done" for i in range(500)]
+    assert read_signal("\n".join([*jobs, "scheduler finished: 499 ok, 1 failed"]) + "\n").failing
+    assert not read_signal("\n".join([*jobs, "scheduler finished: 500 ok, 0 failed"]) + "\n").failing
+
+
+def test_zero_error_summaries_and_the_accounting_of_errors_are_not_failure_evidence() -> None:
+    lines = [f"recorded service_{i}: 0 failures, fatal=no" for i in range(500)]
+    lines += ["error budget report: all 500 services within budget", "==1== ERROR SUMMARY: 0 errors from 0 contexts"]
+    assert not read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_sanitizer_report_is_failure_evidence_but_its_name_in_a_listing_is_not() -> None:
+    listing = [f"ii  libpkg{i}  1.{i}  amd64  package number {i}" for i in range(300)]
+    named = [*listing, "ii  libasan8  14.2  amd64  AddressSanitizer -- a fast memory error detector"]
+    assert not read_signal("\n".join(named) + "\n").failing
+    report = [*listing, "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010"]
+    assert read_signal("\n".join(report) + "\n").failing
+
+
+def test_a_one_off_reports_labelled_fields_come_with_it() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [f">> Issue: [B311:blacklist] pseudo-random generator {i}", "   Severity: Low   Confidence: High"]
+        lines += [f"   Location: app/jitter_{i}.py:6:24", "-" * 40]
+    lines[120:120] = [
+        ">> Issue: [B602:subprocess_popen_with_shell_equals_true] subprocess call with shell=True identified",
+        "   Severity: High   Confidence: High",
+        "   CWE: CWE-78 (https://cwe.mitre.org/data/definitions/78.html)",
+        "   More Info: https://bandit.readthedocs.io/en/latest/plugins/b602.html",
+        "   Location: app/export/archive_11.py:5:4",
+        "5\tdef export(name):",
+    ]
+    assert _context_of(lines, 121) == [122, 123, 124, 125]

@@ -100,7 +100,13 @@ PRIORS: tuple[Prior, ...] = (
     ),
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
-    Prior(r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b", "fail", 3.0),
+    # crashes, and the reports of the sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
+    Prior(
+        r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b"
+        r"|\b(address|thread|memory|leak|undefinedbehavior)sanitizer:",
+        "fail",
+        3.0,
+    ),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),
@@ -139,10 +145,14 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"^[^\s:]+:[0-9]+(:[0-9]+)?: ", "frame", 0.5),
 )
 
-#: Healthy zero counts (``failed=0``, ``0 errors``, ``no failures``): removed from a line before classifying it.
+#: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``) and the
+#: accounting of errors (``error budget``, ``error rate``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities)\b"
-    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)\"?\s*[=:]\s*0\b(?!\.)"
+    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total)?"
+    r"\"?\s*[=:]\s*0\b(?!\.)"
+    r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
+    r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
 )

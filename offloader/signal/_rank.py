@@ -65,10 +65,21 @@ _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
 _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
+#: A labelled field of a report: ``   Severity: High``, ``   More Info: https://...``.
+_LABELLED_FIELD = re.compile(r"^[ \t]+[A-Za-z][\w -]{0,30}:(\s|$)")
 #: Sibling fields before a field that matched (they say which record it is).
 SIBLINGS = 4
+#: Lines shown from the block indented under a report's first line (its shallowest lines:
+#: ``   Severity: High`` ... ``   Location: app/x.py:5:4`` under ``>> Issue: ...``).
+BLOCK_LINES = 4
+#: How many lines of a block are read for them, at most.
+BLOCK_REACH = 12
+#: How far above an indented line the line its block hangs from (its heading: a file name over
+#: a linter's indented findings) is looked for.
+HEADING_REACH = 40
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
+    r"|^\s*[^\s:]+:\d+(:\d+)?:?\s*$"  # a line that only says where (``templates/svc.yaml:20:7``)
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
     r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
 )
@@ -243,7 +254,8 @@ def _score(
         score = max(word, warn) * (rarity if nth == 1 else 0.1 * rarity)
     else:
         kind, score = "novel", 1.4
-    failure = fail >= FAILURE_WEIGHT and tf <= REPEATED
+    # a summary that still names failures once its zero counts are gone (``2399 ok, 1 failed``)
+    failure = (fail >= FAILURE_WEIGHT or (kind == "summary" and fail > 0)) and tf <= REPEATED
     return Unit(lineno, start, end, focus, score, kind, failure)
 
 
@@ -313,6 +325,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         return
     text = _text(scan, (unit.start, unit.end))
     label = _label(scan, unit)
+    framed = False  # the last frame before an exception line was added
     if _EXCEPTION_LINE.search(text):
         # the last frame: indented lines back to (and with) the nearest frame header
         start, back, found = unit.start, 0, []
@@ -328,10 +341,13 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             start = bounds[0]
             if _FRAME_BEFORE.search(prev):
                 unit.context.extend(found)
+                framed = True
                 break
     field = _FIELD.match(text)
     if field is not None:
         _add_siblings(scan, unit, field.group(1))
+    if text[:1] in (" ", "\t") and not framed:
+        _add_heading(scan, unit)
     end = unit.end
     for ahead in range(1, 5):
         bounds = _line_after(scan, end)
@@ -342,6 +358,56 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             break
         unit.context.append((unit.lineno + ahead, *bounds))
         end = bounds[1]
+    if text[:1] not in (" ", "\t") and end == unit.end:
+        _add_block(scan, unit, fields_only=unit.kind != "fail")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _add_heading(scan: Scan, unit: Unit) -> None:
+    """The unindented line an indented line's block hangs from (a file name over its findings),
+    when the lines between are all indented and none is blank."""
+    start = unit.start
+    for back in range(1, HEADING_REACH + 1):
+        bounds = _line_before(scan, start)
+        if bounds is None:
+            return
+        prev = _text(scan, bounds)
+        if not prev.strip():
+            return
+        if _indent(prev) == 0:
+            unit.context.append((unit.lineno - back, *bounds))
+            return
+        start = bounds[0]
+
+
+def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
+    """The shallowest lines of the block indented under a report's first line, up to BLOCK_LINES of
+    the first BLOCK_REACH (blank lines may part it); deeper lines (stack frames) are left to the
+    reader. ``fields_only``: only when those lines are labelled fields (``   Severity: High``), as
+    under a line that is not itself a failure (a one-off line over a hex dump brings none)."""
+    rows: list[tuple[int, int, int, int]] = []  # (indent, lineno, start, end)
+    end = unit.end
+    for ahead in range(1, BLOCK_REACH + 1):
+        bounds = _line_after(scan, end)
+        if bounds is None:
+            break
+        after = _text(scan, bounds)
+        end = bounds[1]
+        if not after.strip():
+            continue  # a blank line between the parts of one report (a sanitizer's)
+        if _indent(after) == 0:
+            break
+        rows.append((_indent(after), unit.lineno + ahead, *bounds))
+    if not rows:
+        return
+    shallowest = min(depth for depth, *_ in rows)
+    chosen = [(n, s, e) for depth, n, s, e in rows if depth == shallowest][:BLOCK_LINES]
+    if fields_only and not all(_LABELLED_FIELD.match(_text(scan, (s, e))) for _, s, e in chosen):
+        return
+    unit.context.extend(chosen)
 
 
 def _label(scan: Scan, unit: Unit) -> str:
