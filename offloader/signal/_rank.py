@@ -171,6 +171,7 @@ def _keys(
     and lines that differ only in digits share a template (``templates``, see :func:`_template_of`).
     """
     weight_memo: dict[bytes, tuple[float, float, float, float]] = {}
+    cleaned_memo: dict[str, tuple[float, float, float, float]] = {}
     row_weights: list[tuple[float, float, float, float]] = []
     keys: list[tuple[str, tuple[float, ...]]] = []
     for text in texts:
@@ -178,7 +179,7 @@ def _keys(
         shape = raw.translate(_PRIOR_DIGITS)
         weight = weight_memo.get(shape)
         if weight is None:
-            weight = weight_memo[shape] = weights(text)
+            weight = weight_memo[shape] = weights(text, cleaned_memo)
         row_weights.append(weight)
         keys.append((_template_of(raw.translate(_ZERO_DIGITS).decode("utf-8", "surrogatepass"), templates), weight))
     return row_weights, keys
@@ -213,9 +214,25 @@ def _closing_verdict(
     return verdict
 
 
-def weights(text: str) -> tuple[float, float, float, float]:
-    """(fail, summary, word, warn): the strongest prior of each kind in ``text``."""
+def weights(
+    text: str, memo: dict[str, tuple[float, float, float, float]] | None = None
+) -> tuple[float, float, float, float]:
+    """(fail, summary, word, warn): the strongest prior of each kind in ``text``.
+
+    ``memo`` keeps them by the text left once healthy zeros and names are removed: lines that
+    differ only in their paths (``po/cs/refunds.po:2: warning: ...``) are classified once.
+    """
     cleaned = _NAMES.sub(" ", HEALTHY.sub(" ", text))
+    if memo is not None:
+        known = memo.get(cleaned)
+        if known is None:
+            known = memo[cleaned] = _weights_of_cleaned(cleaned)
+        return known
+    return _weights_of_cleaned(cleaned)
+
+
+def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
+    """``weights`` of a line whose healthy zeros and names are already removed."""
     fail = summary = word = warn = 0.0
     for prior, _ in classify(cleaned):
         if prior.kind == "fail":
