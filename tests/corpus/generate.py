@@ -9,9 +9,10 @@ see to know what happened). Labels are written by hand here, next to the command
 produces the output, never computed from the output.
 
 The outputs added later as held-out sets live in ``cases_unseen_*.py`` (their labels carry a
-``group``); some need more tools on the machine: Go, shellcheck and xmllint (Debian packages
-``golang-go``, ``shellcheck``, ``libxml2-utils``), kubectl, terraform, strace, zip and unzip, and
-Maven with a filled local repository. ``recall.py`` measures the engine on a group.
+``group``); some need more tools on the machine: Go, shellcheck, xmllint, Lua, rsync and PHP
+(Debian packages ``golang-go``, ``shellcheck``, ``libxml2-utils``, ``lua5.4``, ``rsync``,
+``php-cli``), kubectl, terraform, strace, zip and unzip, and Maven with a filled local repository.
+``recall.py`` measures the engine on a group.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 from pathlib import Path
 
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
+import cases_unseen_eighth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
