@@ -327,3 +327,42 @@ def test_a_one_off_reports_labelled_fields_come_with_it() -> None:
         "5\tdef export(name):",
     ]
     assert _context_of(lines, 121) == [122, 123, 124, 125]
+
+
+def test_a_traceback_header_brings_its_last_frame_and_exception_line() -> None:
+    lines = [f"2024-06-03 02:00:{i % 60:02d} INFO posted INV-{i}" for i in range(80)]
+    lines[40:40] = [
+        "Traceback (most recent call last):",
+        '  File "billing.py", line 42, in <module>',
+        "    post(invoice)",
+        '  File "billing.py", line 27, in to_cents',
+        "    return int(Decimal(str(raw)) * 100)",
+        "               ^^^^^^^^^^^^^^^^^",
+        "decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]",
+    ]
+    assert {44, 45, 46, 47} <= set(_context_of(lines, 41))
+
+
+def test_a_changed_line_of_a_diff_brings_its_files_header() -> None:
+    lines: list[str] = []
+    for i in range(30):
+        name = f"conf/gw-{i}.yaml"
+        lines += [f"diff -ru a/{name} b/{name}", f"--- a/{name}", f"+++ b/{name}"]
+        lines += ["@@ -1,3 +1,3 @@", "-# rendered by confgen 4.1.0", "+# rendered by confgen 4.2.0", " service: gw"]
+    lines[150:150] = ["@@ -13,3 +13,3 @@", "   pool_size: 19", "-  settle_timeout_seconds: 30", "+  timeout: 3"]
+    assert lines[149] == "+++ b/conf/gw-21.yaml"
+    assert _context_of(lines, 154) == [150]  # through the hunk's body, up to its file's header
+
+
+def test_a_report_that_names_no_file_brings_the_line_before_that_names_one() -> None:
+    lines: list[str] = []
+    for i in range(40):
+        lines += [f"== [models/fct_{i}.sql] FAIL", "L:   1 | P:   1 | LT09 | Select targets should be on a new line."]
+    lines[41] = "L:   7 | P:   1 |  PRS | Line 7, Position 1: Found unparsable section: 'order'"
+    assert _context_of(lines, 42) == [41]
+
+
+def test_a_list_item_outside_a_diff_brings_no_diff_header() -> None:
+    lines = [f"- step {i}: done" for i in range(60)]
+    lines[30] = "- step 30: FAILED to upload artifact"
+    assert all(n > 31 for n in _context_of(lines, 31))  # nothing above: no hunk, no file header

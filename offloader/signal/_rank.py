@@ -77,6 +77,12 @@ BLOCK_REACH = 12
 #: How far above an indented line the line its block hangs from (its heading: a file name over
 #: a linter's indented findings) is looked for.
 HEADING_REACH = 40
+#: How far below ``Traceback (most recent call last):`` its exception line is looked for.
+TRACEBACK_REACH = 200
+#: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
+_DIFF_FILE = re.compile(r"^\+\+\+ \S")
+_DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
+_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
     r"|^\s*[^\s:]+:\d+(:\d+)?:?\s*$"  # a line that only says where (``templates/svc.yaml:20:7``)
@@ -365,6 +371,12 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_siblings(scan, unit, field.group(1))
     if text[:1] in (" ", "\t") and not framed:
         _add_heading(scan, unit)
+    elif text[:1] in ("+", "-") and text[:4] not in ("+++ ", "--- "):
+        _add_diff_file(scan, unit)
+    elif _TRACEBACK.match(text):
+        _add_traceback_end(scan, unit)
+    elif not unit.context and not _NAMES.search(text):
+        _add_named_line_before(scan, unit)
     end = unit.end
     for ahead in range(1, 5):
         bounds = _line_after(scan, end)
@@ -398,6 +410,53 @@ def _add_heading(scan: Scan, unit: Unit) -> None:
             unit.context.append((unit.lineno - back, *bounds))
             return
         start = bounds[0]
+
+
+def _add_diff_file(scan: Scan, unit: Unit) -> None:
+    """The file header (``+++ b/path``) of the hunk a changed line of a unified diff is in."""
+    start = unit.start
+    for back in range(1, 2 * HEADING_REACH + 1):
+        bounds = _line_before(scan, start)
+        if bounds is None:
+            return
+        prev = _text(scan, bounds)
+        if _DIFF_FILE.match(prev):
+            unit.context.append((unit.lineno - back, *bounds))
+            return
+        if not _DIFF_BODY.match(prev):
+            return
+        start = bounds[0]
+
+
+def _add_traceback_end(scan: Scan, unit: Unit) -> None:
+    """What a traceback's header leads to: its last frame and the exception line that ends it."""
+    last_frame: list[tuple[int, int, int]] = []
+    end = unit.end
+    for ahead in range(1, TRACEBACK_REACH + 1):
+        bounds = _line_after(scan, end)
+        if bounds is None:
+            return
+        line = _text(scan, bounds)
+        end = bounds[1]
+        if line[:1] in (" ", "\t"):
+            if line.lstrip().startswith('File "'):
+                last_frame = []
+            last_frame.append((unit.lineno + ahead, *bounds))
+            continue
+        if line.strip():
+            unit.context.extend([*last_frame[:3], (unit.lineno + ahead, *bounds)])
+        return
+
+
+def _add_named_line_before(scan: Scan, unit: Unit) -> None:
+    """The line just before a report that names no file, when that line names one (``== [a.sql] FAIL``
+    over ``L: 7 | P: 1 | PRS | Found unparsable section``)."""
+    bounds = _line_before(scan, unit.start)
+    if bounds is None:
+        return
+    prev = _text(scan, bounds)
+    if prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
+        unit.context.append((unit.lineno - 1, *bounds))
 
 
 def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
