@@ -366,3 +366,24 @@ def test_a_list_item_outside_a_diff_brings_no_diff_header() -> None:
     lines = [f"- step {i}: done" for i in range(60)]
     lines[30] = "- step 30: FAILED to upload artifact"
     assert all(n > 31 for n in _context_of(lines, 31))  # nothing above: no hunk, no file header
+
+
+def test_a_one_frame_tracebacks_lines_are_its_context_once() -> None:
+    # the frame follows the header (context after it) and ends the traceback (its last frame)
+    lines = [f"2024-06-03 02:00:{i % 60:02d} INFO posted INV-{i}" for i in range(80)]
+    lines[40:40] = [
+        "Traceback (most recent call last):",
+        '  File "job.py", line 3, in <module>',
+        "    settle()",
+        "NameError: name 'settle' is not defined",
+    ]
+    assert _context_of(lines, 41) == [42, 43, 44]
+
+
+def test_a_line_offered_twice_is_picked_and_paid_for_once() -> None:
+    from offloader.signal._render import _Picker
+
+    twice, once = _Picker(COUNTER, 500), _Picker(COUNTER, 500)
+    assert twice.take([(7, "E   KeyError: 'x'"), (7, "E   KeyError: 'x'")], 500)
+    assert once.take([(7, "E   KeyError: 'x'")], 500)
+    assert (twice.order, twice.used) == (once.order, once.used) == ([7], once.used)

@@ -389,6 +389,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         end = bounds[1]
     if text[:1] not in (" ", "\t") and end == unit.end:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
+    unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
 
 
 def _indent(line: str) -> int:

@@ -135,7 +135,7 @@ class _Picker:
 
     def take(self, items: list[tuple[int, str]], limit: float) -> bool:
         """Pick all of ``items`` (line number, rendered) if they fit under ``limit`` tokens, else none."""
-        fresh = [(n, r) for n, r in items if n not in self.picked]
+        fresh = list({n: r for n, r in items if n not in self.picked}.items())  # each line once
         if not fresh:
             return True
         first, last = min(n for n, _ in fresh), max(n for n, _ in fresh)
