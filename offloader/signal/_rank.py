@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._patterns import CLEAN_VERDICT, HEALTHY, classify
@@ -340,6 +340,26 @@ def _text(scan: Scan, bounds: tuple[int, int]) -> str:
     return _decode_window(scan, start, end, start)
 
 
+def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:
+    """Up to ``limit`` lines upwards from the line starting at ``start``: (lines back, bounds, text)."""
+    for back in range(1, limit + 1):
+        bounds = _line_before(scan, start)
+        if bounds is None:
+            return
+        yield back, bounds, _text(scan, bounds)
+        start = bounds[0]
+
+
+def _lines_after(scan: Scan, end: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:
+    """Up to ``limit`` lines downwards from the line ending at ``end``: (lines ahead, bounds, text)."""
+    for ahead in range(1, limit + 1):
+        bounds = _line_after(scan, end)
+        if bounds is None:
+            return
+        yield ahead, bounds, _text(scan, bounds)
+        end = bounds[1]
+
+
 def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
     the caret, location or got/want lines after a failure or summary line, or the lines that
@@ -351,17 +371,11 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     framed = False  # the last frame before an exception line was added
     if _EXCEPTION_LINE.search(text):
         # the last frame: indented lines back to (and with) the nearest frame header
-        start, back, found = unit.start, 0, []
-        while back < 5:
-            bounds = _line_before(scan, start)
-            if bounds is None:
-                break
-            prev = _text(scan, bounds)
+        found: list[tuple[int, int, int]] = []
+        for back, bounds, prev in _lines_before(scan, unit.start, 5):
             if not prev.startswith((" ", "\t")):
                 break
-            back += 1
             found.append((unit.lineno - back, *bounds))
-            start = bounds[0]
             if _FRAME_BEFORE.search(prev):
                 unit.context.extend(found)
                 framed = True
@@ -377,17 +391,13 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_traceback_end(scan, unit)
     elif not unit.context and not _NAMES.search(text):
         _add_named_line_before(scan, unit)
-    end = unit.end
-    for ahead in range(1, 5):
-        bounds = _line_after(scan, end)
-        if bounds is None:
-            break
-        after = _text(scan, bounds)
+    followed = False  # lines after it were added
+    for ahead, bounds, after in _lines_after(scan, unit.end, 4):
         if not (_CONTEXT_AFTER.search(after) or (label and after.startswith(label) and after[len(label) :].strip())):
             break
         unit.context.append((unit.lineno + ahead, *bounds))
-        end = bounds[1]
-    if text[:1] not in (" ", "\t") and end == unit.end:
+        followed = True
+    if text[:1] not in (" ", "\t") and not followed:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
 
@@ -399,46 +409,28 @@ def _indent(line: str) -> int:
 def _add_heading(scan: Scan, unit: Unit) -> None:
     """The unindented line an indented line's block hangs from (a file name over its findings),
     when the lines between are all indented and none is blank."""
-    start = unit.start
-    for back in range(1, HEADING_REACH + 1):
-        bounds = _line_before(scan, start)
-        if bounds is None:
-            return
-        prev = _text(scan, bounds)
+    for back, bounds, prev in _lines_before(scan, unit.start, HEADING_REACH):
         if not prev.strip():
             return
         if _indent(prev) == 0:
             unit.context.append((unit.lineno - back, *bounds))
             return
-        start = bounds[0]
 
 
 def _add_diff_file(scan: Scan, unit: Unit) -> None:
     """The file header (``+++ b/path``) of the hunk a changed line of a unified diff is in."""
-    start = unit.start
-    for back in range(1, 2 * HEADING_REACH + 1):
-        bounds = _line_before(scan, start)
-        if bounds is None:
-            return
-        prev = _text(scan, bounds)
+    for back, bounds, prev in _lines_before(scan, unit.start, 2 * HEADING_REACH):
         if _DIFF_FILE.match(prev):
             unit.context.append((unit.lineno - back, *bounds))
             return
         if not _DIFF_BODY.match(prev):
             return
-        start = bounds[0]
 
 
 def _add_traceback_end(scan: Scan, unit: Unit) -> None:
     """What a traceback's header leads to: its last frame and the exception line that ends it."""
     last_frame: list[tuple[int, int, int]] = []
-    end = unit.end
-    for ahead in range(1, TRACEBACK_REACH + 1):
-        bounds = _line_after(scan, end)
-        if bounds is None:
-            return
-        line = _text(scan, bounds)
-        end = bounds[1]
+    for ahead, bounds, line in _lines_after(scan, unit.end, TRACEBACK_REACH):
         if line[:1] in (" ", "\t"):
             if line.lstrip().startswith('File "'):
                 last_frame = []
@@ -466,13 +458,7 @@ def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
     reader. ``fields_only``: only when those lines are labelled fields (``   Severity: High``), as
     under a line that is not itself a failure (a one-off line over a hex dump brings none)."""
     rows: list[tuple[int, int, int, int]] = []  # (indent, lineno, start, end)
-    end = unit.end
-    for ahead in range(1, BLOCK_REACH + 1):
-        bounds = _line_after(scan, end)
-        if bounds is None:
-            break
-        after = _text(scan, bounds)
-        end = bounds[1]
+    for ahead, bounds, after in _lines_after(scan, unit.end, BLOCK_REACH):
         if not after.strip():
             continue  # a blank line between the parts of one report (a sanitizer's)
         if _indent(after) == 0:
@@ -498,14 +484,8 @@ def _label(scan: Scan, unit: Unit) -> str:
 
 def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
     """The fields of the same record before ``unit`` (same indentation, back to the record's start)."""
-    start, found = unit.start, []
-    for back in range(1, SIBLINGS + 1):
-        bounds = _line_before(scan, start)
-        if bounds is None:
-            break
-        field = _FIELD.match(_text(scan, bounds))
+    for back, bounds, prev in _lines_before(scan, unit.start, SIBLINGS):
+        field = _FIELD.match(prev)
         if field is None or field.group(1) != indent:
             break
-        found.append((unit.lineno - back, *bounds))
-        start = bounds[0]
-    unit.context.extend(found)
+        unit.context.append((unit.lineno - back, *bounds))
