@@ -30,6 +30,26 @@ def test_invalid_utf8_without_nul_is_binary_too() -> None:
     preview.encode("utf-8")  # strict: only valid text
 
 
+def test_a_latin1_log_is_previewed_as_text_with_its_signal() -> None:
+    lines = [f"2026-01-01 12:00:{i % 60:02d} INFO exported r\xe9sum\xe9 {i} for caf\xe9 M\xfcller" for i in range(20_000)]
+    lines[9_000] = "2026-01-01 12:00:00 ERROR could not open caf\xe9.db: disk I/O error"
+    blob = "\n".join(lines).encode("latin-1")  # every line holds bytes that are not UTF-8
+    preview = preview_over_budget(blob, COUNTER, 400)
+    assert not preview.startswith("[binary output")
+    assert "  9001\t2026-01-01 12:00:00 ERROR could not open caf\ufffd.db: disk I/O error" in preview
+    assert read_signal(blob).binary is None and read_signal(blob).failing
+    assert COUNTER.count(preview) <= 400
+
+
+def test_compressed_bytes_are_binary_even_without_nul_bytes() -> None:
+    import random
+    import zlib
+
+    noise = random.Random(7).randbytes(300_000)
+    blob = zlib.compress(noise).replace(b"\0", b"\1")  # about 10 % control bytes, like any random bytes
+    assert preview_over_budget(blob, COUNTER, 200).startswith(f"[binary output: {len(blob):,} bytes (invalid UTF-8")
+
+
 def test_a_str_with_nul_characters_is_binary() -> None:
     preview = make_preview("\x00\x01garbage" * 50_000, counter=COUNTER, preview_tokens=200)
     assert preview.startswith("[binary output:") and "\x00" not in preview
