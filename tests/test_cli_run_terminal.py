@@ -243,6 +243,19 @@ def test_binary_output_is_summarized_not_printed(tmp_path: Path) -> None:
     assert "binary output: 30 bytes" in out and "\0" not in out
 
 
+def test_a_latin1_log_is_previewed_as_text_not_as_binary(tmp_path: Path) -> None:
+    payload = (
+        "import sys; lines = [f'INFO exported r\\xe9sum\\xe9 {i} for caf\\xe9' for i in range(30000)]; "
+        "lines[15000] = 'ERROR could not open caf\\xe9.db: disk I/O error'; "
+        "sys.stdout.buffer.write('\\n'.join(lines).encode('latin-1'))"
+    )
+    proc = _offload(tmp_path, "--", sys.executable, "-c", payload)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "binary output" not in out
+    assert "ERROR could not open caf\ufffd.db: disk I/O error" in out
+    assert b"caf\xe9.db" in _stored(out).read_bytes()  # stored as the command wrote it
+
+
 def test_pty_mode_gives_the_command_a_terminal(tmp_path: Path) -> None:
     script = (
         "import sys; print('tty' if sys.stdout.isatty() and sys.stderr.isatty() else 'pipe'); "

@@ -33,7 +33,6 @@ _MAGIC = (
     (b"(\xb5/\xfd", "zstd data"),
     (b"SQLite format 3\x00", "SQLite database"),
 )
-_TEXT_CONTROLS = frozenset(b"\t\n\r\f\b\x1b")
 
 
 @dataclass
@@ -47,14 +46,17 @@ class RunPreview:
 
 
 def sniff_binary(head: bytes, total: int) -> str | None:
-    """A one-line summary when ``head`` (the first bytes of a ``total``-byte output) is binary, else None."""
-    if not head:
+    """A one-line summary when ``head`` (the first bytes of a ``total``-byte output) is binary, else None.
+
+    Binary is what the signal engine calls binary (:func:`offloader.signal.binary_reason`:
+    NUL bytes, or bytes that are neither UTF-8 nor text in a legacy 8-bit encoding); the
+    magic numbers only name the kind.
+    """
+    from offloader.signal import binary_reason
+
+    if not head or binary_reason(head) is None:
         return None
     kind = next((name for magic, name in _MAGIC if head.startswith(magic)), None)
-    controls = sum(1 for b in head if b < 32 and b not in _TEXT_CONTROLS)
-    undecodable = head.decode("utf-8", "replace").count("\ufffd") - 1  # the last character may be cut
-    if kind is None and b"\0" not in head and controls * 20 < len(head) and undecodable * 50 < len(head):
-        return None
     first = " ".join(f"{b:02x}" for b in head[:16])
     return f"[binary output: {total:,} bytes ({kind or 'binary data'}), not shown; first bytes: {first}]"
 

@@ -37,6 +37,7 @@ from ._scan import TEXT_WINDOW, AsciiText, Scan, binary_reason, scan
 
 __all__ = [
     "Signal",
+    "binary_reason",
     "json_shape",
     "make_preview",
     "outcome_lines",
