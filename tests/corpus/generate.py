@@ -11,7 +11,10 @@ produces the output, never computed from the output.
 The outputs added later as held-out sets live in ``cases_unseen_*.py`` (their labels carry a
 ``group``); some need more tools on the machine: Go, shellcheck, xmllint, Lua, rsync and PHP
 (Debian packages ``golang-go``, ``shellcheck``, ``libxml2-utils``, ``lua5.4``, ``rsync``,
-``php-cli``), kubectl, terraform, strace, zip and unzip, and Maven with a filled local repository.
+``php-cli``), kubectl, terraform, strace, zip and unzip, Maven with a filled local repository,
+and ninja, ``systemd-analyze`` and binutils' ``nm`` (Debian ``ninja-build``, ``systemd``, ``binutils``),
+Ruby with rake and minitest, nginx, Redis and supervisor (Debian ``ruby``, ``rake``, ``ruby-minitest``,
+``nginx``, ``redis-server``, ``supervisor``).
 ``recall.py`` measures the engine on a group.
 """
 
@@ -31,9 +34,11 @@ import cases_unseen_eighth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
+import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
+import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
