@@ -27,6 +27,8 @@ TEMPLATE_CHARS = 400
 WINDOW = 2048
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
 NOVELTY_BYTES = 256 * 1024
+#: Up to this many one-off lines are located by ``list.index`` (C), beyond by one Python pass.
+_FEW_RARE = 64
 #: A template seen more often than this is not failure evidence (a listing, a log format).
 REPEATED = 5
 #: What a line known to come from stderr adds to its score (its first occurrence, if not repeated).
@@ -288,30 +290,45 @@ def _with_rare_lines(
     """For a small output: template every line; add lines whose template is unique among repeated ones.
 
     Templates are made from the lines with their digits zeroed (the same templates: every
-    digit is masked alike), one per distinct line, and most lines of a templated output
-    differ only in their digits.
+    digit is masked alike), once per distinct such line: most lines of a templated output
+    differ only in their digits, so the lines are counted by the C ``Counter`` and only the
+    distinct ones pass through Python.
     """
     raw = bytes(scan.data[: scan.size])
     shapes = raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")
     if b"\x1b" in raw or b"\r" in raw:  # else every line is already as shown
         shapes = [_as_shown(x) for x in shapes]
-    masked = [_template_of(x, templates) for x in shapes]
-    counts = Counter(masked)
+    counts: Counter[str] = Counter()
+    unique: list[str] = []  # lines (digits zeroed) whose template no other line has, so far
+    for shape, n in Counter(shapes).items():
+        masked = _template_of(shape, templates)
+        counts[masked] += n
+        if n == 1:
+            unique.append(shape)
     repeated = sum(n for n in counts.values() if n >= 3)
     if repeated < 0.5 * len(shapes) or len(shapes) < 20:
         return rows, counts  # not a templated output: rarity says nothing here
+    rare_shapes = {x for x in unique if counts[templates[x]] == 1 and x.strip() and len(templates[x]) > 3}
+    if not rare_shapes:
+        return rows, counts
     have = {r[0] for r in rows}
-    rare = [
-        i
-        for i, tmpl in enumerate(masked)
-        if counts[tmpl] == 1 and (i + 1) not in have and shapes[i].strip() and len(tmpl) > 3
-    ]
+    if len(rare_shapes) <= _FEW_RARE:  # each occurs once: found by the C scan of list.index
+        found = sorted(shapes.index(x) for x in rare_shapes)
+    else:
+        found = [i for i, x in enumerate(shapes) if x in rare_shapes]
+    rare = [i for i in found if (i + 1) not in have]
     if not rare:
         return rows, counts
     pieces = raw.split(b"\n")  # aligned with the decoded lines: decoding never adds or drops a newline
-    starts = [0, *itertools.accumulate(len(piece) + 1 for piece in pieces)]
+    before = list(itertools.accumulate(map(len, pieces), initial=0))  # bytes of the lines before each, newlines aside
     extra = [
-        (i + 1, starts[i], starts[i] + len(pieces[i]), starts[i], _as_shown(pieces[i].decode("utf-8", "replace")))
+        (
+            i + 1,
+            before[i] + i,
+            before[i] + i + len(pieces[i]),
+            before[i] + i,
+            _as_shown(pieces[i].decode("utf-8", "replace")),
+        )
         for i in rare
     ]
     return sorted(rows + extra), counts
