@@ -387,3 +387,16 @@ def test_a_line_offered_twice_is_picked_and_paid_for_once() -> None:
     assert twice.take([(7, "E   KeyError: 'x'"), (7, "E   KeyError: 'x'")], 500)
     assert once.take([(7, "E   KeyError: 'x'")], 500)
     assert (twice.order, twice.used) == (once.order, once.used) == ([7], once.used)
+
+
+def test_healthy_lines_repeated_in_a_big_output_are_not_news() -> None:
+    # over 256 KB the rarity pass does not count every line; 6,000 lines the scanner flags for
+    # ``errors=0`` (healthy once the zero is removed) must not each rank as a one-off line
+    lines = [f"order ORD-{i:05d} (cust-{i % 400:04d}): 4 lines, total {50 + i % 37}.00, errors=0" for i in range(6_000)]
+    lines[4_417] = "order ORD-04417 rejected: 1 validation error for Order"
+    text = "\n".join(lines) + "\nimported 5999 orders, rejected 1\n"
+    assert len(text.encode()) > 256 * 1024
+    signal = read_signal(text)
+    assert sum(1 for u in signal.units if u.kind == "novel") <= 2
+    preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
+    assert "order ORD-04417 rejected: 1 validation error for Order" in preview

@@ -157,7 +157,9 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         tf = counts[key]
         stderr = lineno in marked or lineno in stderr_lines
         if not any(key[1]) and not stderr:  # no prior: rare within the whole output or nothing
-            tf = line_counts.get(key[0], 1) if line_counts is not None else 1
+            # (past NOVELTY_BYTES the whole output is not counted: its candidates of this template are
+            # a lower bound, so 6,000 ``errors=0`` lines, healthy once their zeros are removed, stay out)
+            tf = line_counts.get(key[0], 1) if line_counts is not None else tf
             if tf > 1 or not text.strip() or len(key[0]) <= 3:
                 continue
         unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
