@@ -400,3 +400,51 @@ def test_healthy_lines_repeated_in_a_big_output_are_not_news() -> None:
     assert sum(1 for u in signal.units if u.kind == "novel") <= 2
     preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
     assert "order ORD-04417 rejected: 1 validation error for Order" in preview
+
+
+def test_a_programs_own_diagnostic_is_failure_evidence_without_an_exit_status() -> None:
+    lines = [f"converting exports/customers_{i:03d}.csv" for i in range(300)]
+    lines.insert(158, "iconv: illegal input sequence at position 725")
+    text = "\n".join(lines) + "\ndone: 300 files written to latin1/\n"  # the loop itself exits 0
+    assert read_signal(text).failing
+    assert "iconv: illegal input sequence at position 725" in make_preview(text, counter=COUNTER, preview_tokens=600)
+
+
+def test_a_level_word_where_a_program_name_would_be_is_no_diagnostic() -> None:
+    lines = [f"loaded plugin {i}" for i in range(300)]
+    lines[150] = "warning: invalid value for cache_size, using the default"
+    lines[200] = "note: cannot use colour output, TERM is dumb"
+    assert not read_signal("\n".join(lines) + "\nall 300 plugins loaded\n").failing
+
+
+def test_an_error_the_tool_says_it_ignored_is_not_failure_evidence() -> None:
+    head = [
+        "rm obj/stale.o build/failed.lock",
+        "rm: cannot remove 'obj/stale.o': No such file or directory",
+        "rm: cannot remove 'build/failed.lock': No such file or directory",
+        "make: [Makefile:7: prep] Error 1 (ignored)",
+    ]
+    body = [f"cc -O1 -c src/part_{i:03d}.c -o obj/part_{i:03d}.o" for i in range(300)]
+    text = "\n".join([*head, *body, "ar rcs libledger.a obj/*.o", "build complete: libledger.a (300 objects)"])
+    assert not read_signal(text).failing
+    unignored = text.replace("Error 1 (ignored)", "Error 1")
+    assert read_signal(unignored).failing
+
+
+def test_a_failure_said_a_few_times_outranks_lines_that_are_only_new() -> None:
+    # a restart loop: the cause repeats (so it is not rare), among many one-off start-up lines
+    lines = [
+        f"2026-12-02 05:23:{i % 60:02d},{i:03d} INFO spawned: 'worker-{i:02d}' with pid {23000 + i}" for i in range(300)
+    ]
+    for n, at in enumerate((31, 104, 210, 266)):
+        lines[at] = f"2026-12-02 05:23:1{n},855 WARN exited: billing-worker (exit status 78; not expected)"
+    lines[268] = "2026-12-02 05:23:22,855 INFO gave up: billing-worker entered FATAL state, too many start retries"
+    odd = [f"{name:<24} RUNNING   pid {24000 + k}, uptime 0:00:{k:02d}" for k, name in enumerate(_NAMES)]
+    text = "\n".join([*[f"setting {k} = {k * 7} from supervisord.conf" for k in range(60)], *lines, *odd])
+    preview = make_preview(text, counter=COUNTER, preview_tokens=600)
+    assert "WARN exited: billing-worker (exit status 78; not expected)" in preview
+
+
+_NAMES = [
+    f"{a}-{b}" for a in ("audit", "auth", "cart", "tax", "retry", "orders") for b in ("sweeper", "worker", "cron")
+]

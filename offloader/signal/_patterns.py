@@ -29,7 +29,17 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
-__all__ = ["CLEAN_VERDICT", "HEALTHY", "PRIORS", "Prior", "Scanner", "classify", "make_scanner"]
+__all__ = [
+    "CLEAN_VERDICT",
+    "HEALTHY",
+    "LEVEL_WORDS",
+    "PRIORS",
+    "TOOL_DIAGNOSTIC",
+    "Prior",
+    "Scanner",
+    "classify",
+    "make_scanner",
+]
 
 _log = logging.getLogger("offloader.signal")
 
@@ -85,6 +95,19 @@ _TOOL_VERDICTS = (
     r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b"
 )
 
+#: A program's diagnostic: its name starts the line, then what went wrong. A level word in
+#: the name's place (``warning: invalid ...``) is no program (see :data:`LEVEL_WORDS`).
+TOOL_DIAGNOSTIC = Prior(
+    r"^[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: (?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
+    r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
+    r"timed out)\b)",
+    "fail",
+    3.0,
+    caseless=False,
+)
+#: Words that may stand where a program's name would, and are levels, not programs.
+LEVEL_WORDS = re.compile(r"^(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|deprecated)\b")
+
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
     Prior(r"\b(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
@@ -128,6 +151,9 @@ PRIORS: tuple[Prior, ...] = (
         "fail",
         2.5,
     ),
+    # a program's own diagnostic, as Unix tools print them ("iconv: illegal input sequence at position
+    # 725", "cp: cannot stat 'x': No such file or directory", "ln: failed to create symbolic link")
+    TOOL_DIAGNOSTIC,
     Prior(_FAULT_WORDS, "fail", 2.0),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),

@@ -16,11 +16,15 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from ._patterns import CLEAN_VERDICT, HEALTHY, classify
+from ._patterns import CLEAN_VERDICT, HEALTHY, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify
 from ._scan import Scan
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
 
+#: A tool's word that the error just reported did not stop it (``make: [Makefile:7: prep] Error 1 (ignored)``),
+#: and how many lines above it such an error may be.
+_IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
+IGNORED_REACH = 3
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
 #: Characters of a very long line looked at around its match (for classification and templates).
@@ -33,6 +37,8 @@ _FEW_RARE = 64
 REPEATED = 5
 #: What a line known to come from stderr adds to its score (its first occurrence, if not repeated).
 STDERR_BONUS = 1.0
+#: The least score of a failure line's first occurrence: above a one-off line without priors (1.4).
+FAILURE_FLOOR = 1.5
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
@@ -151,6 +157,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
     verdict = _closing_verdict(rows, row_weights, scan.lines)
+    ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -167,6 +174,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
         if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
+        if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
+            unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         units.append(unit)
     return units
 
@@ -245,6 +254,8 @@ def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
     """``weights`` of a line whose healthy zeros and names are already removed."""
     fail = summary = word = warn = 0.0
     for prior, _ in classify(cleaned):
+        if prior is TOOL_DIAGNOSTIC and LEVEL_WORDS.match(cleaned):
+            continue  # ``warning: invalid value, using the default``: a level, not a program
         if prior.kind == "fail":
             fail = max(fail, prior.weight)
         elif prior.kind == "summary":
@@ -283,6 +294,10 @@ def _score(
         kind, score = "novel", 1.4
     # a summary that still names failures once its zero counts are gone (``2399 ok, 1 failed``)
     failure = (fail >= FAILURE_WEIGHT or (kind == "summary" and fail > 0)) and tf <= REPEATED
+    if failure and kind == "fail" and nth == 1:
+        # a failure said a few times (a restart loop's ``exited: worker (exit status 78)``) still
+        # outranks lines that are merely new or use a failure word
+        score = max(score, FAILURE_FLOOR)
     return Unit(lineno, start, end, focus, score, kind, failure)
 
 
