@@ -15,6 +15,8 @@ The outputs added later as held-out sets live in ``cases_unseen_*.py`` (their la
 and ninja, ``systemd-analyze`` and binutils' ``nm`` (Debian ``ninja-build``, ``systemd``, ``binutils``),
 Ruby with rake and minitest, nginx, Redis and supervisor (Debian ``ruby``, ``rake``, ``ruby-minitest``,
 ``nginx``, ``redis-server``, ``supervisor``).
+Clang with lld, cppcheck, autoconf, bison, gawk, GNU parallel and MariaDB (Debian ``clang``, ``lld``,
+``cppcheck``, ``autoconf``, ``bison``, ``gawk``, ``parallel``, ``mariadb-server``).
 ``recall.py`` measures the engine on a group.
 """
 
@@ -40,6 +42,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
+import cases_unseen_twelfth  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
 # ---------------------------------------------------------------- Python test runners
