@@ -33,6 +33,7 @@ from pathlib import Path
 
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
 import cases_unseen_eighth  # noqa: F401
+import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
