@@ -414,6 +414,7 @@ def test_a_level_word_where_a_program_name_would_be_is_no_diagnostic() -> None:
     lines = [f"loaded plugin {i}" for i in range(300)]
     lines[150] = "warning: invalid value for cache_size, using the default"
     lines[200] = "note: cannot use colour output, TERM is dumb"
+    lines[250] = "cc1: warning: command-line option '-Wno-invalid-offsetof' is valid for C++ but not for C"
     assert not read_signal("\n".join(lines) + "\nall 300 plugins loaded\n").failing
 
 

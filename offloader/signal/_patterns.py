@@ -105,8 +105,13 @@ TOOL_DIAGNOSTIC = Prior(
     3.0,
     caseless=False,
 )
-#: Words that may stand where a program's name would, and are levels, not programs.
-LEVEL_WORDS = re.compile(r"^(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|deprecated)\b")
+#: A level word where a program's name would be (``warning: invalid ...``), or right after it
+#: (``cc1: warning: command-line option ... is invalid``): a level, not a program's diagnostic.
+LEVEL_WORDS = re.compile(
+    r"^([a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: +)?(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|"
+    r"deprecated)\b",
+    re.IGNORECASE,
+)
 
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
