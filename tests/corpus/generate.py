@@ -17,6 +17,9 @@ Ruby with rake and minitest, nginx, Redis and supervisor (Debian ``ruby``, ``rak
 ``nginx``, ``redis-server``, ``supervisor``).
 Clang with lld, cppcheck, autoconf, bison, gawk, GNU parallel and MariaDB (Debian ``clang``, ``lld``,
 ``cppcheck``, ``autoconf``, ``bison``, ``gawk``, ``parallel``, ``mariadb-server``).
+Fortran, Free Pascal, OCaml with dune, Erlang, Elixir, Nim, R, ant with junit and nasm (Debian ``gfortran``,
+``fp-compiler``, ``ocaml-nox``, ``dune``, ``erlang-nox``, ``erlang-dev``, ``elixir``, ``nim``, ``r-base-core``,
+``ant``, ``ant-optional``, ``junit4``, ``nasm``).
 ``recall.py`` measures the engine on a group.
 """
 
@@ -35,6 +38,7 @@ import cases_unseen_build  # noqa: F401  (registers the outputs added later as a
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
+import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
