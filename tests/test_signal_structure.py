@@ -449,3 +449,44 @@ def test_a_failure_said_a_few_times_outranks_lines_that_are_only_new() -> None:
 _NAMES = [
     f"{a}-{b}" for a in ("audit", "auth", "cart", "tax", "retry", "orders") for b in ("sweeper", "worker", "cron")
 ]
+
+
+def _compile_log(report: list[str]) -> list[str]:
+    lines = [f"gfortran -c -Wall -Jmod src/ledger_{i:03d}.f90" for i in range(400)]
+    return [*lines[:200], *report, *lines[200:]]
+
+
+def test_a_message_under_a_source_excerpt_brings_the_location_above_it() -> None:
+    report = [
+        "src/ledger_post.f90:11:26:",
+        "",
+        "   11 |     call post_entry(cents)",
+        "      |                          1",
+        "Error: Type mismatch in argument 'n' at (1); passed REAL(4) to INTEGER(4)",
+    ]
+    assert _context_of(_compile_log(report), 205) == [201, 203, 204]
+
+
+def test_a_line_that_is_not_only_a_location_is_not_taken_for_one_over_an_excerpt() -> None:
+    report = [
+        "gfortran -c -Wall -Jmod src/ledger_post.f90",
+        "   11 |     call post_entry(cents)",
+        "      |                          1",
+        "Error: Type mismatch in argument 'n' at (1); passed REAL(4) to INTEGER(4)",
+    ]
+    assert 201 not in _context_of(_compile_log(report), 204)
+
+
+def test_an_indented_report_brings_the_location_under_its_continued_message() -> None:
+    lines = [f"2025-03-14T09:43:{i % 60:02d} info settle batch={i} orders={i % 40} currency=USD" for i in range(3000)]
+    crash = [
+        "=CRASH REPORT==== 2-Dec-2026::06:11:02.633713 ===",
+        "  crasher:",
+        "    pid: <0.6296.0>",
+        "    exception error: no match of right hand side value ",
+        '                     {error,{currency_mismatch,<<"EUR">>,<<"USD">>}}',
+        "      in function  settle/1 (settle.escript, line 25)",
+        "    ancestors: [<0.9.0>]",
+    ]
+    context = _context_of([*lines[:1500], *crash, *lines[1500:]], 1504)  # the exception error line
+    assert context == [1501, 1505, 1506]  # its report's heading, the term, then where

@@ -85,6 +85,13 @@ BLOCK_REACH = 12
 #: How far above an indented line the line its block hangs from (its heading: a file name over
 #: a linter's indented findings) is looked for.
 HEADING_REACH = 40
+#: How far above a report that names no file the line that names one is looked for, over a
+#: compiler's source excerpt (indented lines and a blank line).
+NAMED_REACH = 5
+#: A line that only says where, ending in a colon or not (``src/ledger_post.f90:11:26:``).
+_WHERE = re.compile(r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$")
+#: A file and line anywhere in a line (``x.go:88``, ``(settle.escript, line 25)``, ``Foo.java(12)``).
+_LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 #: How far below ``Traceback (most recent call last):`` its exception line is looked for.
 TRACEBACK_REACH = 200
 #: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
@@ -426,11 +433,24 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif not unit.context and not _NAMES.search(text):
         _add_named_line_before(scan, unit)
     followed = False  # lines after it were added
+    # inside an indented report (an unindented one brings its block below): the lines indented
+    # under it, shown only if a location follows them
+    nested = text[:1] in (" ", "\t")
+    between: list[tuple[int, int, int]] = []
     for ahead, bounds, after in _lines_after(scan, unit.end, 4):
-        if not (_CONTEXT_AFTER.search(after) or (label and after.startswith(label) and after[len(label) :].strip())):
+        row = (unit.lineno + ahead, *bounds)
+        if (
+            _CONTEXT_AFTER.search(after)
+            or (label and after.startswith(label) and after[len(label) :].strip())
+            or (nested and after[:1] in (" ", "\t") and _LOCATION.search(after))  # ``in function f/1 (x.erl, line 25)``
+        ):
+            unit.context.extend([*between, row])
+            between = []
+            followed = True
+        elif nested and after.strip() and _indent(after) > _indent(text):  # it goes on (a term on its own line)
+            between.append(row)
+        else:
             break
-        unit.context.append((unit.lineno + ahead, *bounds))
-        followed = True
     if text[:1] not in (" ", "\t") and not followed:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
@@ -477,13 +497,22 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
 
 def _add_named_line_before(scan: Scan, unit: Unit) -> None:
     """The line just before a report that names no file, when that line names one (``== [a.sql] FAIL``
-    over ``L: 7 | P: 1 | PRS | Found unparsable section``)."""
-    bounds = _line_before(scan, unit.start)
-    if bounds is None:
+    over ``L: 7 | P: 1 | PRS | Found unparsable section``); or, over the source excerpt and caret
+    a compiler prints between them (indented lines, a blank line), its location line
+    (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
+    excerpt: list[tuple[int, int, int]] = []
+    for back, bounds, prev in _lines_before(scan, unit.start, NAMED_REACH):
+        row = (unit.lineno - back, *bounds)
+        if back == 1 and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
+            unit.context.append(row)
+            return
+        if not prev.strip() or prev[:1] in (" ", "\t"):
+            if prev.strip():
+                excerpt.insert(0, row)
+            continue  # over the excerpt
+        if excerpt and _WHERE.match(prev):
+            unit.context.extend([row, *excerpt])
         return
-    prev = _text(scan, bounds)
-    if prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
-        unit.context.append((unit.lineno - 1, *bounds))
 
 
 def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
