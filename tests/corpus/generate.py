@@ -17,6 +17,8 @@ Ruby with rake and minitest, nginx, Redis and supervisor (Debian ``ruby``, ``rak
 ``nginx``, ``redis-server``, ``supervisor``).
 Clang with lld, cppcheck, autoconf, bison, gawk, GNU parallel and MariaDB (Debian ``clang``, ``lld``,
 ``cppcheck``, ``autoconf``, ``bison``, ``gawk``, ``parallel``, ``mariadb-server``).
+OpenSSH's sshd, HAProxy, Apache, BIND's checkers, Squid, Varnish, logrotate and sudo (Debian ``openssh-server``,
+``haproxy``, ``apache2``, ``bind9``, ``squid``, ``varnish``, ``logrotate``, ``sudo``).
 Fortran, Free Pascal, OCaml with dune, Erlang, Elixir, Nim, R, ant with junit and nasm (Debian ``gfortran``,
 ``fp-compiler``, ``ocaml-nox``, ``dune``, ``erlang-nox``, ``erlang-dev``, ``elixir``, ``nim``, ``r-base-core``,
 ``ant``, ``ant-optional``, ``junit4``, ``nasm``).
@@ -47,6 +49,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
+import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
