@@ -490,3 +490,28 @@ def test_an_indented_report_brings_the_location_under_its_continued_message() ->
     ]
     context = _context_of([*lines[:1500], *crash, *lines[1500:]], 1504)  # the exception error line
     assert context == [1501, 1505, 1506]  # its report's heading, the term, then where
+
+
+def test_a_report_that_names_no_file_brings_the_named_line_past_one_blank_line() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [f"== batches/batch-{i:03d}.json", "{", '    "UnprocessedItems": {}', "}"]
+    lines[148:152] = [
+        "== batches/batch-037.json",
+        "",
+        "An error occurred (ValidationException) when calling the BatchWriteItem operation: Missing the key sku",
+    ]
+    assert _context_of(lines, 151) == [149]
+
+
+def test_a_response_time_after_the_user_agent_is_no_http_status() -> None:
+    agents = ("curl/7.88.1", "kube-probe/1.29", "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0")
+    lines = [
+        f'127.0.0.1 - - [02/Dec/2026:06:22:00 +0000] "GET /app-{i}.js HTTP/1.1" 200 867 "-" "{agents[i % 3]}" {500 + i}'
+        for i in range(400)
+    ]
+    assert not read_signal("\n".join(lines)).failing
+    lines[200] = (
+        '127.0.0.1 - - [02/Dec/2026:06:22:00 +0000] "GET /cgi-bin/report.cgi HTTP/1.1" 500 571 "-" "curl/7.88.1" 13780'
+    )
+    assert read_signal("\n".join(lines)).failing

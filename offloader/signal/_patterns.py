@@ -162,7 +162,14 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_FAULT_WORDS, "fail", 2.0),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),
-    Prior(r'(HTTP/[0-9.]+)?" 5[0-9][0-9]\b|\b(status|code)[ :=]+5[0-9][0-9]\b', "fail", 3.0),
+    # HTTP 5xx: the status after a quoted request line (``"GET /x HTTP/1.1" 500``), not any number after
+    # a quote (a response time after the user agent: ``"curl/7.88.1" 568``), or a labelled status
+    Prior(
+        r'"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE|PROPFIND) [^"]*" 5[0-9][0-9]\b'
+        r"|\b(status|code)[ :=]+5[0-9][0-9]\b",
+        "fail",
+        3.0,
+    ),
     # weaker words and warnings
     Prior(r"\b(errors?|fail|failures|exceptions?|abort|panic|crash(ed|es)?|broken|missing)\b", "word", 1.2),
     Prior(r"\b(warn|warning|warnings|deprecated|deprecation)\b", "warn", 1.0),

@@ -496,14 +496,17 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
 
 
 def _add_named_line_before(scan: Scan, unit: Unit) -> None:
-    """The line just before a report that names no file, when that line names one (``== [a.sql] FAIL``
-    over ``L: 7 | P: 1 | PRS | Found unparsable section``); or, over the source excerpt and caret
-    a compiler prints between them (indented lines, a blank line), its location line
+    """The line just before a report that names no file, or past one blank line, when that line
+    names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``); or, over
+    the source excerpt and caret a compiler prints between them (indented lines, a blank line), its location line
     (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
     excerpt: list[tuple[int, int, int]] = []
     for back, bounds, prev in _lines_before(scan, unit.start, NAMED_REACH):
         row = (unit.lineno - back, *bounds)
-        if back == 1 and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
+        # the line just before, or past one blank line (a loop's ``== batches/batch-037.json``; but a
+        # line that only says where ends the report before the blank line: cfn-lint's)
+        nearest = back == 1 or (back == 2 and not excerpt and prev[:1] not in (" ", "\t") and not _WHERE.match(prev))
+        if nearest and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
             unit.context.append(row)
             return
         if not prev.strip() or prev[:1] in (" ", "\t"):
