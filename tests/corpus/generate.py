@@ -22,6 +22,9 @@ OpenSSH's sshd, HAProxy, Apache, BIND's checkers, Squid, Varnish, logrotate and 
 Fortran, Free Pascal, OCaml with dune, Erlang, Elixir, Nim, R, ant with junit and nasm (Debian ``gfortran``,
 ``fp-compiler``, ``ocaml-nox``, ``dune``, ``erlang-nox``, ``erlang-dev``, ``elixir``, ``nim``, ``r-base-core``,
 ``ant``, ``ant-optional``, ``junit4``, ``nasm``).
+pdflatex, pandoc, xsltproc, graphviz, ffmpeg, ghostscript, sox, Miller and datamash (Debian
+``texlive-latex-base``, ``pandoc``, ``xsltproc``, ``graphviz``, ``ffmpeg``, ``ghostscript``, ``sox``, ``miller``,
+``datamash``).
 ``recall.py`` measures the engine on a group.
 """
 
@@ -46,6 +49,7 @@ import cases_unseen_more  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
+import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
