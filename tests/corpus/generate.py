@@ -22,6 +22,8 @@ OpenSSH's sshd, HAProxy, Apache, BIND's checkers, Squid, Varnish, logrotate and 
 Fortran, Free Pascal, OCaml with dune, Erlang, Elixir, Nim, R, ant with junit and nasm (Debian ``gfortran``,
 ``fp-compiler``, ``ocaml-nox``, ``dune``, ``erlang-nox``, ``erlang-dev``, ``elixir``, ``nim``, ``r-base-core``,
 ``ant``, ``ant-optional``, ``junit4``, ``nasm``).
+bats, shunit2, PHPUnit, meson and R testthat (Debian ``bats``, ``shunit2``, ``phpunit``, ``meson``,
+``r-cran-testthat``).
 pdflatex, pandoc, xsltproc, graphviz, ffmpeg, ghostscript, sox, Miller and datamash (Debian
 ``texlive-latex-base``, ``pandoc``, ``xsltproc``, ``graphviz``, ``ffmpeg``, ``ghostscript``, ``sox``, ``miller``,
 ``datamash``).
@@ -42,6 +44,7 @@ from pathlib import Path
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
+import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
