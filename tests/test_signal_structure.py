@@ -515,3 +515,31 @@ def test_a_response_time_after_the_user_agent_is_no_http_status() -> None:
         '127.0.0.1 - - [02/Dec/2026:06:22:00 +0000] "GET /cgi-bin/report.cgi HTTP/1.1" 500 571 "-" "curl/7.88.1" 13780'
     )
     assert read_signal("\n".join(lines)).failing
+
+
+def test_tex_brings_the_line_of_its_error_under_the_message() -> None:
+    lines: list[str] = []
+    for i in range(300):
+        lines += [
+            "",
+            f"Overfull \\hbox ({i}.62024pt too wide) in paragraph at lines {i}--{i + 1}",
+            f"[]\\OT1/cmr/m/n/10 row {i}",
+        ]
+    lines[451:451] = [
+        "! Undefined control sequence.",
+        "l.1557 The quarter closed at \\ledgertotl",
+        "   {Q3} after review.",
+    ]
+    assert 453 in _context_of(lines, 452)
+
+
+def test_a_dotted_column_name_does_not_say_where_a_report_is() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [f"== sqlite-utils insert shop.db orders batches/batch_{i:02d}.json --pk id", "", f"inserted {i} rows"]
+    lines[116:119] = [
+        "== sqlite-utils insert shop.db orders batches/batch_38.json --pk id",
+        "",
+        "Error: UNIQUE constraint failed: orders.id",
+    ]
+    assert _context_of(lines, 119) == [117]

@@ -92,6 +92,9 @@ NAMED_REACH = 5
 _WHERE = re.compile(r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$")
 #: A file and line anywhere in a line (``x.go:88``, ``(settle.escript, line 25)``, ``Foo.java(12)``).
 _LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
+#: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
+#: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
+_SAYS_WHERE = re.compile(r"[\w.-]*[/\\][\w.-]+|[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 #: How far below ``Traceback (most recent call last):`` its exception line is looked for.
 TRACEBACK_REACH = 200
 #: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
@@ -101,6 +104,7 @@ _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
     r"|^\s*[^\s:]+:\d+(:\d+)?:?\s*$"  # a line that only says where (``templates/svc.yaml:20:7``)
+    r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
     r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
 )
@@ -430,7 +434,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_diff_file(scan, unit)
     elif _TRACEBACK.match(text):
         _add_traceback_end(scan, unit)
-    elif not unit.context and not _NAMES.search(text):
+    elif not unit.context and not _SAYS_WHERE.search(text):
         _add_named_line_before(scan, unit)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
