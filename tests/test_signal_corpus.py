@@ -57,7 +57,23 @@ async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
     assert all(line in shown for line in LABELS[name]["decisive"])
 
 
-@pytest.mark.parametrize("name", sorted(n for n, label in LABELS.items() if label["clean"]))
+#: Clean runs the engine still calls failing, each with why (docs/concepts/previews.md, "Known gaps").
+#: Strict: the test fails once the engine gets one right, so the entry must then go.
+KNOWN_FALSE_ALARMS = {
+    "pandoc_handbook_fatal_errors_clean": "a rendered handbook quotes log lines (an indented `ERROR ... failed:` "
+    "sample, a table row `E300   fatal: ...`); a document's text is read as the run's own output",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FALSE_ALARMS[n]))
+        if n in KNOWN_FALSE_ALARMS
+        else n
+        for n in sorted(n for n, label in LABELS.items() if label["clean"])
+    ],
+)
 def test_a_clean_run_is_not_called_a_failure(name: str) -> None:
     signal = read_signal(output(name))
     assert not signal.failing, [u for u in signal.units if u.failure]
