@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, case, scrub, sh, write
 
 GROUP = "unseen-1"
 
@@ -225,13 +225,13 @@ def _black_tree(root: Path, bad: int | None) -> str:
 )
 def _black_bad(root: Path) -> bytes:
     env = _black_tree(root, 117)
-    return sh(f"{env} {PY} -m black --check -v src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh(f"{env} {PY} -m black --check -v src", root), root)
 
 
 @case("black_check_clean", "black --check", clean=True, group=GROUP, decisive=["200 files would be left unchanged"])
 def _black_ok(root: Path) -> bytes:
     env = _black_tree(root, None)
-    return sh(f"{env} {PY} -m black --check -v src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh(f"{env} {PY} -m black --check -v src", root), root)
 
 
 def _warning_suite(root: Path) -> None:
@@ -385,13 +385,13 @@ def _eslint_project(root: Path, *, broken: bool) -> None:
 )
 def _eslint_bad(root: Path) -> bytes:
     _eslint_project(root, broken=True)
-    return sh("npx eslint src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx eslint src", root), root)
 
 
 @case("eslint_clean_json", "eslint --format json", clean=True, group=GROUP, decisive=[])
 def _eslint_ok(root: Path) -> bytes:
     _eslint_project(root, broken=False)
-    return sh("npx eslint --format json src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx eslint --format json src", root), root)
 
 
 def _mocha_suite(root: Path, *, broken: bool) -> None:
@@ -419,7 +419,7 @@ def _mocha_suite(root: Path, *, broken: bool) -> None:
 )
 def _mocha_bad(root: Path) -> bytes:
     _mocha_suite(root, broken=True)
-    return sh("npx mocha --color", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx mocha --color", root), root)
 
 
 @case("mocha_pass", "mocha", clean=True, group=GROUP, decisive=["300 passing"])
@@ -431,7 +431,7 @@ def _mocha_ok(root: Path) -> bytes:
 @case("npm_ls_tree", "npm ls --all", clean=True, group=GROUP, decisive=[])
 def _npm_ls(root: Path) -> bytes:
     _npm(root, "eslint@9.14.0", "mocha@10.8.2")
-    return sh("npm ls --all", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npm ls --all", root), root)
 
 
 # ---------------------------------------------------------------- Java (Maven, offline)
@@ -471,7 +471,7 @@ def _mvn_compile(root: Path) -> bytes:
             '    int cents() {\n        int total = "100";\n        return total;\n    }\n}\n'
         },
     )
-    return sh("mvn -o -B compile", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("mvn -o -B compile", root), root)
 
 
 @case(
@@ -505,4 +505,4 @@ def _mvn_test(root: Path) -> bytes:
     tests.append("    @Test void appliesCoupon() { assertEquals(70, Cart.total(80)); }")
     tests.append("}")
     write(root, {"src/test/java/shop/CartTest.java": "\n".join(tests) + "\n"})
-    return sh("mvn -o -B test", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("mvn -o -B test", root), root)

@@ -18,16 +18,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, sh, write
 from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-8"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
 
 # ---------------------------------------------------------------- Python quality gates
 
@@ -43,7 +37,7 @@ def _isort(root: Path) -> bytes:
     env = _pip_tool(root, "isort==9.0.2")
     write(root, {"pyproject.toml": '[tool.isort]\nprofile = "black"\nknown_first_party = ["shop"]\n'})
     for i in range(260):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         imports = "import json\nimport logging\nfrom decimal import Decimal\n\nfrom shop.core import money\n"
         if (area, n) == ("refunds", 9):
             imports = "import logging\nfrom shop.core import money\nimport json\nfrom decimal import Decimal\n"
@@ -69,7 +63,7 @@ def _sqlfluff(root: Path) -> bytes:
     env = _pip_tool(root, "sqlfluff==4.5.0")
     write(root, {".sqlfluff": "[sqlfluff]\ndialect = ansi\nmax_line_length = 100\n"})
     for i in range(120):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         where = "where amount_cents > 0\n  and status = 'settled'" if i % 3 else "WHERE amount_cents > 0"
         body = f"select\n    id,\n    customer_id,amount_cents\nfrom raw_{area}\n{where}\n"
         if (area, n) == ("ledger", 5):
@@ -91,7 +85,7 @@ def _sqlfluff(root: Path) -> bytes:
 def _vulture(root: Path) -> bytes:
     env = _pip_tool(root, "vulture==2.16")
     for i in range(220):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         body = (
             f'"""{area} handlers, part {n}."""\n\n\n'
             f"def on_{area}_created_{n}(event):\n    return event['id']\n\n\n"
@@ -121,7 +115,7 @@ def _vulture(root: Path) -> bytes:
 def _xenon(root: Path) -> bytes:
     env = _pip_tool(root, "xenon==0.9.3", "radon==6.0.1")
     for i in range(200):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         if (area, n) == ("pricing", 4):
             branches = "".join(
                 f"    {'if' if k == 0 else 'elif'} tier == {k} and region == 'r{k}':\n"
@@ -310,9 +304,9 @@ def _php(root: Path) -> bytes:
 )
 def _rsync(root: Path) -> bytes:
     for i in range(3600):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(root, {f"release/app/{area}/handlers/{area}_{i:05d}.py": f"# handler {i}\n"})
-    for area in _WORDS:
+    for area in WORDS:
         write(root, {f"release/app/{area}/settings.yml": f"service: {area}\nreplicas: 2\n"})
     write(root, {"deployed/app/ledger/settings.yml/override.yml": "replicas: 9\n"})
     return sh("rsync -av release/ deployed/", root)

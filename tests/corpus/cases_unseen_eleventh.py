@@ -23,16 +23,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, sh, write
 from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-11"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
 
 # ---------------------------------------------------------------- pytest-xdist
 
@@ -61,7 +55,7 @@ def _xdist_suite(root: Path, modules: list[str], names: list[str], fail: bool) -
 )
 def _xdist_fail(root: Path) -> bytes:
     env = _pip_tool(root, "pytest==9.2.0", "pytest-xdist==3.8.0")
-    modules = [f"test_{w}" for w in _WORDS]
+    modules = [f"test_{w}" for w in WORDS]
     _xdist_suite(root, modules, ["posts_line", "sums_amount", "loads_fixture"], True)
     return sh(f"{env} {PY} -m pytest -p no:cacheprovider -n 2 -v tests", root)
 
@@ -90,7 +84,7 @@ def _xdist_clean(root: Path) -> bytes:
 
 def _nose2_suite(root: Path, names: list[str], fail: bool) -> None:
     write(root, {"tests/__init__.py": ""})
-    for k, area in enumerate(_WORDS[:12]):
+    for k, area in enumerate(WORDS[:12]):
         cls = f"{area.title()}Test"
         methods = []
         for i in range(60):
@@ -152,7 +146,7 @@ def _doctest(root: Path) -> bytes:
     env = _pip_tool(root, "pytest==9.2.0")
     write(root, {"shop/__init__.py": ""})
     for i in range(240):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(
             root,
             {
@@ -213,7 +207,7 @@ def _doctest(root: Path) -> bytes:
 def _pydocstyle(root: Path) -> bytes:
     env = _pip_tool(root, "pydocstyle==6.3.0")
     for i in range(300):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         if i == 91:
             write(root, {"shop/ledger_091.py": '"""Ledger part 91."""\n\n\ndef post_entry(entry):\n    return 1\n'})
             continue
@@ -251,7 +245,7 @@ def _pydocstyle(root: Path) -> bytes:
 def _autoflake(root: Path) -> bytes:
     env = _pip_tool(root, "autoflake==2.4.0")
     for i in range(400):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         head = "import json\nimport os\n" if i == 200 else "import os\n"
         body = f'{head}\n\ndef path_{i}(name):\n    return os.path.join("{area}", name)\n'
         write(root, {f"src/shop/{area}_{i:03d}.py": body})
@@ -311,7 +305,7 @@ def _polars(root: Path) -> bytes:
         rows = ["order_id,sku,qty,amount,currency"]
         for r in range(20):
             amount = f'"{r + 2},50"' if d == 173 else f"{r + 2}.50"
-            rows.append(f"{d * 100 + r},{_WORDS[(d + r) % 20].upper()}-{r:03d},{1 + r % 4},{amount},EUR")
+            rows.append(f"{d * 100 + r},{WORDS[(d + r) % 20].upper()}-{r:03d},{1 + r % 4},{amount},EUR")
         write(root, {f"exports/day_{d:03d}.csv": "\n".join(rows) + "\n"})
     write(
         root,
@@ -346,7 +340,7 @@ def _polars(root: Path) -> bytes:
 def _jsonschema(root: Path) -> bytes:
     env = _pip_tool(root, "jsonschema==4.26.0")
     for n in range(1500):
-        lines = [{"sku": f"{_WORDS[(n + k) % 20].upper()}-{k:02d}", "qty": 1 + k, "price": 2.5 * k} for k in range(4)]
+        lines = [{"sku": f"{WORDS[(n + k) % 20].upper()}-{k:02d}", "qty": 1 + k, "price": 2.5 * k} for k in range(4)]
         if n == 913:
             del lines[2]["sku"]
         doc = {"id": f"o-{n:05d}", "customer": f"c-{n % 97:03d}", "currency": "EUR", "lines": lines}
@@ -409,7 +403,7 @@ def _duckdb_script(root: Path, typo: bool) -> str:
         "create table import_log as select i as batch, 0 as invalid_rows, 0 as error_count, "
         "'ok' as status from range(60) t(i)",
     ]
-    for k, area in enumerate(_WORDS):
+    for k, area in enumerate(WORDS):
         steps.append(
             f"select '{area}' as area, date_trunc('month', day) as month, count(*) as orders, "
             f"sum(amount) as revenue, count(*) filter (where payment_status = 'failed') as failed_payments "
@@ -543,7 +537,7 @@ def _django_test(root: Path) -> bytes:
             "orders/tests/__init__.py": "",
         },
     )
-    for area in _WORDS[:12]:
+    for area in WORDS[:12]:
         cls = f"{area.title()}Tests"
         methods = []
         for i in range(40):
@@ -685,7 +679,7 @@ def _aiohttp(root: Path) -> bytes:
 def _openapi(root: Path) -> bytes:
     env = _pip_tool(root, "openapi-spec-validator==0.9.0")
     for i in range(400):
-        name = f"{_WORDS[i % 20]}-v{i // 20 + 1}"
+        name = f"{WORDS[i % 20]}-v{i // 20 + 1}"
         lines = ["openapi: 3.0.3", "info:", f"  title: {name} API", '  version: "1.0"', "paths:", f"  /{name}/{{id}}:"]
         lines += ["    parameters:", "      - name: id", "        in: path", "        required: true"]
         lines += ["        schema:", "          type: string"]

@@ -23,25 +23,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
-from cases_unseen_build import _pip_tool
+from _harness import PY, WORDS, case, scrub, sh, write
+from cases_unseen_build import _npm, _pip_tool
 
 GROUP = "unseen-15"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
-
-def _npm(root: Path, *packages: str) -> None:
-    (root / "package.json").write_text('{"name": "held-out", "version": "1.0.0", "private": true}\n')
-    sh(f"npm install --no-audit --no-fund --silent {' '.join(packages)}", root)
-
-
-def _scrub(out: bytes, root: Path) -> bytes:
-    return out.replace(str(root).encode(), b"/tmp/work")
-
 
 # ---------------------------------------------------------------- shell test frameworks
 
@@ -120,7 +105,7 @@ def _shunit2(root: Path) -> bytes:
         'parse_status() { set -- $1; echo "$2"; }',
     ]
     for i in range(300):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         if i == 173:
             lines.append(
                 'test_healthz_reports_ready() {\n  assertEquals "status of /healthz" 200 "$(probe /healthz)"\n}'
@@ -189,7 +174,7 @@ def _phpunit(root: Path) -> bytes:
             "<?php\nuse PHPUnit\\Framework\\TestCase;\n\nrequire_once __DIR__ . '/../src/Ledger.php';\n\n"
             f"final class {name}Test extends TestCase\n{{\n" + "\n".join(methods) + "}\n"
         )
-    return _scrub(sh("phpunit --debug tests", root), root)
+    return scrub(sh("phpunit --debug tests", root), root)
 
 
 @case(
@@ -213,7 +198,7 @@ def _meson_test(root: Path) -> bytes:
         """,
     }
     for i in range(60):
-        name = f"{_WORDS[i % 20]}_frame_{i:02d}"
+        name = f"{WORDS[i % 20]}_frame_{i:02d}"
         names.append(name)
         files[f"tests/{name}.c"] = f"""
         #include <stdio.h>
@@ -255,7 +240,7 @@ def _meson_test(root: Path) -> bytes:
         "env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 meson test -C build --print-errorlogs; st=$?; "
         "cat build/meson-logs/testlog.txt; exit $st"
     )  # a clean environment: the testlog lists the inherited one
-    return _scrub(sh(cmd, root), root)
+    return scrub(sh(cmd, root), root)
 
 
 @case("testthat_location_reporter_clean", "Rscript testthat::test_dir (location)", clean=True, group=GROUP, decisive=[])
@@ -309,7 +294,7 @@ def _jasmine(root: Path) -> bytes:
         """,
     }
     for f in range(8):
-        area = _WORDS[f]
+        area = WORDS[f]
         specs = []
         for i in range(50):
             if f == 2 and i == 27:
@@ -327,7 +312,7 @@ def _jasmine(root: Path) -> bytes:
             f"describe('{title}', () => {{\n" + "\n".join(specs) + "\n});\n"
         )
     write(root, files)
-    return _scrub(sh("npx jasmine --random=false", root), root)
+    return scrub(sh("npx jasmine --random=false", root), root)
 
 
 @case(
@@ -349,7 +334,7 @@ def _tape(root: Path) -> bytes:
         """
     }
     for f in range(6):
-        area = _WORDS[10 + f]
+        area = WORDS[10 + f]
         tests = ["const test = require('tape');", "const { refund } = require('../src/refunds');", ""]
         for i in range(40):
             if f == 4 and i == 19:
@@ -368,7 +353,7 @@ def _tape(root: Path) -> bytes:
             )
         files[f"test/{f:02d}-{area}.js"] = "\n".join(tests) + "\n"
     write(root, files)
-    return _scrub(sh("npx tape 'test/**/*.js'", root), root)
+    return scrub(sh("npx tape 'test/**/*.js'", root), root)
 
 
 def _feature(name: str, scenarios: list[tuple[str, int, int, int, str]]) -> str:
@@ -416,13 +401,13 @@ def _cucumber(root: Path) -> bytes:
         """
     }
     for f in range(12):
-        area = _WORDS[f]
+        area = WORDS[f]
         rows = [(f"Refund of {area} order {i}", 4 + i, 4 + i, 1 + i % 3, f"{(1 + i % 3) * 5:.2f}") for i in range(5)]
         if f == 7:
             rows[2] = ("Refund after partial shipment", 6, 2, 5, "25.00")
         files[f"features/{area}.feature"] = _feature(f"Refunds for {area}", rows)
     write(root, files)
-    return _scrub(sh("npx cucumber-js --format pretty", root, env={"CUCUMBER_PUBLISH_QUIET": "true"}), root)
+    return scrub(sh("npx cucumber-js --format pretty", root, env={"CUCUMBER_PUBLISH_QUIET": "true"}), root)
 
 
 @case(
@@ -436,7 +421,7 @@ def _c8(root: Path) -> bytes:
     _npm(root, "c8@12.0.0")
     files = {}
     for m in range(30):
-        area = _WORDS[m % 20]
+        area = WORDS[m % 20]
         name = f"{area}{m:02d}"
         files[f"src/{name}.js"] = (
             f"function total(rows) {{\n  let sum = 0;\n  for (const r of rows) sum += r;\n  return sum;\n}}\n"
@@ -462,7 +447,7 @@ def _c8(root: Path) -> bytes:
         "test('full refund without a reason', () => assert.strictEqual(refund(100, 'none'), 100));\n"
     )
     write(root, files)
-    return _scrub(sh("npx c8 --check-coverage --lines 95 --reporter text node --test test/", root), root)
+    return scrub(sh("npx c8 --check-coverage --lines 95 --reporter text node --test test/", root), root)
 
 
 @case("qunit_tap_clean", "qunit (CLI, TAP)", clean=True, group=GROUP, decisive=[])
@@ -494,7 +479,7 @@ def _qunit_clean(root: Path) -> bytes:
                 )
         files[f"test/{f:02d}-{mod.replace(' ', '-')}.js"] = "\n".join(tests) + "\n"
     write(root, files)
-    return _scrub(sh("npx qunit 'test/*.js'", root), root)
+    return scrub(sh("npx qunit 'test/*.js'", root), root)
 
 
 @case("uvu_suites_clean", "uvu", clean=True, group=GROUP, decisive=[])
@@ -528,7 +513,7 @@ def _uvu_clean(root: Path) -> bytes:
         tests.append("S.run();")
         files[f"tests/{f:02d}.js"] = "\n".join(tests) + "\n"
     write(root, files)
-    return _scrub(sh("npx uvu tests", root), root)
+    return scrub(sh("npx uvu tests", root), root)
 
 
 # ---------------------------------------------------------------- pytest plugins
@@ -536,7 +521,7 @@ def _uvu_clean(root: Path) -> bytes:
 
 def _pytest_modules(root: Path, modules: int, tests: int, prefix: str) -> None:
     for mod in range(modules):
-        area = _WORDS[mod % 20]
+        area = WORDS[mod % 20]
         body = [f"def test_{area}_{mod:03d}_{i:03d}():\n    assert {i} * 3 == {3 * i}\n" for i in range(tests)]
         (root / f"{prefix}_{area}_{mod:03d}.py").write_text("\n".join(body))
 
@@ -621,7 +606,7 @@ def _timeout(root: Path) -> bytes:
             ),
         },
     )
-    return _scrub(sh(f"{env} {PY} -m pytest -p no:cacheprovider -v --timeout=2 tests", root), root)
+    return scrub(sh(f"{env} {PY} -m pytest -p no:cacheprovider -v --timeout=2 tests", root), root)
 
 
 @case(
@@ -740,7 +725,7 @@ def _bdd_clean(root: Path) -> bytes:
 )
 def _locust(root: Path) -> bytes:
     env = _pip_tool(root, "locust==2.47.0")
-    endpoints = [f"/api/{w}" for w in _WORDS if w != "errors"] + ["/api/checkout"]
+    endpoints = [f"/api/{w}" for w in WORDS if w != "errors"] + ["/api/checkout"]
     tasks = "\n".join(
         f"    @task\n    def t{k}(self):\n        self.client.get('{p}')\n" for k, p in enumerate(endpoints)
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, case, scrub, sh, write
 
 GROUP = "unseen-5"
 
@@ -97,13 +97,13 @@ def _prettier_tree(root: Path, bad: int | None) -> None:
 )
 def _prettier_bad(root: Path) -> bytes:
     _prettier_tree(root, 117)
-    return sh("npx prettier --check --log-level=debug src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx prettier --check --log-level=debug src", root), root)
 
 
 @case("prettier_check_clean", "prettier --check", clean=True, group=GROUP, decisive=["All matched files use Prettier"])
 def _prettier_ok(root: Path) -> bytes:
     _prettier_tree(root, None)
-    return sh("npx prettier --check --log-level=debug src", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx prettier --check --log-level=debug src", root), root)
 
 
 @case(
@@ -118,7 +118,7 @@ def _cargo_fmt(root: Path) -> bytes:
     fns = [f"pub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n" for i in range(300)]
     fns[200] = "pub fn f200( x:u32 )->u32{ x+200 }\n"
     write(root, {"src/lib.rs": "\n".join(fns)})
-    return sh("cargo fmt --check -v", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("cargo fmt --check -v", root), root)
 
 
 @case(

@@ -24,24 +24,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import case, sh, write
+from _harness import WORDS, case, scrub, sh, write
+from cases_unseen_build import _npm
 
 GROUP = "unseen-14"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
-
-def _npm(root: Path, *packages: str) -> None:
-    (root / "package.json").write_text('{"name": "held-out", "version": "1.0.0", "private": true}\n')
-    sh(f"npm install --no-audit --no-fund --silent {' '.join(packages)}", root)
-
-
-def _scrub(out: bytes, root: Path) -> bytes:
-    return out.replace(str(root).encode(), b"/tmp/work")
-
 
 # ---------------------------------------------------------------- Fortran
 
@@ -75,7 +61,7 @@ def _f90_module(area: str, i: int, unused: bool) -> str:
 )
 def _gfortran_compile(root: Path) -> bytes:
     for i in range(150):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(root, {f"src/{area}_{i:03d}.f90": _f90_module(area, i, unused=i % 9 == 4)})
     write(
         root,
@@ -160,7 +146,7 @@ def _gfortran_runtime(root: Path) -> bytes:
 def _fpc(root: Path) -> bytes:
     units = []
     for i in range(60):
-        name = f"u{_WORDS[i % 20]}{i:02d}"
+        name = f"u{WORDS[i % 20]}{i:02d}"
         units.append(name)
         unused = "var\n  tmp: Integer;\n" if i % 7 == 3 else ""
         write(
@@ -236,7 +222,7 @@ def _fpc(root: Path) -> bytes:
 def _dune(root: Path) -> bytes:
     write(root, {"dune-project": "(lang dune 2.9)\n", "lib/dune": "(library (name shop))\n"})
     for i in range(100):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(
             root,
             {
@@ -274,7 +260,7 @@ def _dune(root: Path) -> bytes:
 def _nim(root: Path) -> bytes:
     imports = []
     for i in range(80):
-        name = f"{_WORDS[i % 20]}_{i:03d}"
+        name = f"{WORDS[i % 20]}_{i:03d}"
         imports.append(name)
         write(
             root,
@@ -305,7 +291,7 @@ def _nim(root: Path) -> bytes:
     body = "import " + ", ".join([*imports[:40], "ledger_post", *imports[40:]]) + "\n\ncloseDay(100)\n"
     write(root, {"src/main.nim": body})
     cmd = f"nim c --verbosity:2 --processing:filenames --nimcache:{root}/cache -o:shop src/main.nim"
-    return _scrub(sh(cmd, root), root)
+    return scrub(sh(cmd, root), root)
 
 
 # ---------------------------------------------------------------- Erlang, Elixir, R
@@ -399,7 +385,7 @@ def _elixir(root: Path) -> bytes:
         },
     )
     for m in range(10):
-        area = _WORDS[m]
+        area = WORDS[m]
         tests = "\n".join(
             f'  test "{area} total {i}" do\n    assert Shop.Pricing.total([{i}, {i}]) == {2 * i}\n  end\n'
             for i in range(30 if m else 29)
@@ -451,7 +437,7 @@ def _rscript(root: Path) -> bytes:
 
 def _ant_project(root: Path, classes: dict[str, str], tests: dict[str, str] | None = None) -> None:
     for i in range(200):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         cls = f"{area.capitalize()}Service{i:03d}"
         classes.setdefault(
             f"com/acme/{area}/{cls}.java",
@@ -533,7 +519,7 @@ def _ant_fail(root: Path) -> bytes:
             """
         },
     )
-    return _scrub(sh("ant -verbose", root), root)
+    return scrub(sh("ant -verbose", root), root)
 
 
 # ---------------------------------------------------------------- assembler
@@ -548,7 +534,7 @@ def _ant_fail(root: Path) -> bytes:
 )
 def _nasm(root: Path) -> bytes:
     for i in range(300):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         orphan = "        ret\nlocal_done\n" if i % 11 == 5 else ""
         write(
             root,
@@ -622,7 +608,7 @@ def _ava(root: Path) -> bytes:
             """,
         },
     )
-    for area in _WORDS:
+    for area in WORDS:
         if area == "pricing":
             continue
         tests = "\n".join(
@@ -632,7 +618,7 @@ def _ava(root: Path) -> bytes:
             root,
             {f"test/{area}.test.mjs": "import test from 'ava';\nimport {total} from '../src/pricing.mjs';\n\n" + tests},
         )
-    return _scrub(sh("npx ava --concurrency 1", root), root)
+    return scrub(sh("npx ava --concurrency 1", root), root)
 
 
 @case(
@@ -646,7 +632,7 @@ def _rollup(root: Path) -> bytes:
     _npm(root, "rollup@4.68.8")
     entries = []
     for i in range(40):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         name = f"{area}_{i:02d}"
         entries.append(f"src/{area}/{name}.js")
         write(
@@ -654,7 +640,7 @@ def _rollup(root: Path) -> bytes:
             {
                 f"src/{area}/{name}.js": f"""
                 import chunk from 'lodash/chunk';
-                import {{ helper }} from '../shared/helper.js';
+                import {{ helper }} from '../common/helper.js';
 
                 export function {name}(rows) {{
                     return chunk(rows, 10).map((part) => helper(part));
@@ -666,7 +652,7 @@ def _rollup(root: Path) -> bytes:
     write(
         root,
         {
-            "src/shared/helper.js": "export const helper = (part) => part.reduce((a, b) => a + b, 0);\n",
+            "src/common/helper.js": "export const helper = (part) => part.reduce((a, b) => a + b, 0);\n",
             "src/billing/close.js": """
             import { post } from '../ledger/post.js';
 
@@ -680,7 +666,7 @@ def _rollup(root: Path) -> bytes:
         f"  {{ input: '{e}', output: {{ file: 'dist/{Path(e).stem}.js', format: 'es' }} }}" for e in entries
     )
     write(root, {"rollup.config.mjs": f"export default [\n{configs}\n];\n"})
-    return _scrub(sh("npx rollup -c", root), root)
+    return scrub(sh("npx rollup -c", root), root)
 
 
 # ---------------------------------------------------------------- clean runs
@@ -709,11 +695,11 @@ def _babel_clean(root: Path) -> bytes:
     write(root, {"babel.config.json": '{"presets": [["@babel/preset-env", {"targets": "node 14"}]]}\n'})
     names = ["fatal_error", "error_boundary", "crash_reporter", "failure_log", "exception_mapper", "retry_failed"]
     for i in range(90):
-        name = f"{names[i % 6]}_{i:02d}" if i % 3 == 0 else f"{_WORDS[i % 20]}_{i:02d}"
+        name = f"{names[i % 6]}_{i:02d}" if i % 3 == 0 else f"{WORDS[i % 20]}_{i:02d}"
         write(
             root,
             {
-                f"src/{'errors' if i % 3 == 0 else _WORDS[i % 20]}/{name}.js": f"""
+                f"src/{'errors' if i % 3 == 0 else WORDS[i % 20]}/{name}.js": f"""
                 export class Failure{i} extends Error {{
                   constructor(message, code = 'E{i:03d}') {{
                     super(message);
@@ -754,7 +740,7 @@ suite "errors":
 """
         },
     )
-    return _scrub(sh(f"nim c -r --nimcache:{root}/cache -o:run_tests tests/test_errors.nim", root), root)
+    return scrub(sh(f"nim c -r --nimcache:{root}/cache -o:run_tests tests/test_errors.nim", root), root)
 
 
 @case("ant_junit_error_reporter_clean", "ant (javac + junit)", clean=True, group=GROUP, decisive=[])
@@ -806,8 +792,8 @@ def _ant_clean(root: Path) -> bytes:
             """
         },
     )
-    for area in _WORDS[:12]:
-        cls = f"{area.capitalize()}Service{_WORDS.index(area):03d}"
+    for area in WORDS[:12]:
+        cls = f"{area.capitalize()}Service{WORDS.index(area):03d}"
         methods = "\n".join(
             f"    @Test\n    public void testTotal{k}() {{\n"
             f"        assertEquals({3 * k}L, new {cls}().total(new long[] {{{k}, {k}, {k}}}));\n    }}\n"
@@ -821,4 +807,4 @@ def _ant_clean(root: Path) -> bytes:
                 f"public class {cls}Test {{\n{methods}}}\n"
             },
         )
-    return _scrub(sh("ant", root), root)
+    return scrub(sh("ant", root), root)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, case, scrub, sh, write
 
 GROUP = "unseen-2"
 
@@ -112,7 +112,7 @@ def _jest(root: Path) -> bytes:
     tests.insert(120, "  test('applies coupon', () => { expect(Math.round(80 * 0.85)).toBe(70); });")
     tests.append("});")
     write(root, {"cart.test.js": "\n".join(tests) + "\n"})
-    return sh("npx jest --verbose --ci", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx jest --verbose --ci", root), root)
 
 
 @case(
@@ -136,7 +136,7 @@ def _ansible(root: Path) -> bytes:
     env = f"PYTHONPATH={root / 'tools'} ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0"
     env += " ANSIBLE_INVENTORY_UNPARSED_WARNING=0"
     cmd = f"{env} {PY} {root / 'tools' / 'bin' / 'ansible-playbook'} -v site.yml"
-    return sh(cmd, root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh(cmd, root), root)
 
 
 @case(
@@ -185,4 +185,4 @@ def _jest_pass(root: Path) -> bytes:
     tests += [f"  test('{names[i % 3]} {i}', () => {{ expect({i}).toBe({i}); }});" for i in range(300)]
     tests.append("});")
     write(root, {"errors.test.js": "\n".join(tests) + "\n"})
-    return sh("npx jest --verbose --ci", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx jest --verbose --ci", root), root)

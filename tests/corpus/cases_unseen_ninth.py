@@ -20,23 +20,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, sh, write
 from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-9"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
 
 # ---------------------------------------------------------------- Python byte-compilation
 
 
 def _py_tree(root: Path, stems: list[str], broken: str = "") -> None:
     for i in range(360):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         stem = stems[i % len(stems)]
         rel = f"src/shop/{area}/{stem}_{n:02d}.py"
         body = (
@@ -123,7 +117,7 @@ def _ninja(root: Path) -> bytes:
     ]
     headers = []
     for i in range(300):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         kind = "decimal128" if (area, n) == ("ledger", 7) else "money"
         fields = {"id": "int64", "name": "string", "amount": kind, "active": "bool"}
         write(root, {f"schemas/{area}_{n:02d}.json": json.dumps({"name": f"{area}_{n:02d}", "fields": fields})})
@@ -185,7 +179,7 @@ def _meson(root: Path) -> bytes:
 )
 def _systemd(root: Path) -> bytes:
     for i in range(160):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         name = f"{area}-worker-{n:02d}.service" if area != "ledger" else f"ledger-post-{n:02d}.service"
         exec_start = "usr/local/bin/ledger-post --queue main" if name == "ledger-post-07.service" else "/bin/sh -c true"
         extra = "MemoryLimit=512M\n" if i % 11 == 3 else "MemoryMax=512M\n"
@@ -362,7 +356,7 @@ def _sphinx_docs(root: Path, sections: list[str], stems: list[str], bad_ref: str
 )
 def _sphinx_fail(root: Path) -> bytes:
     env = _pip_tool(root, "sphinx==9.0.4")
-    _sphinx_docs(root, _WORDS, ["settle", "guide", "api"], bad_ref="settle-flow")
+    _sphinx_docs(root, WORDS, ["settle", "guide", "api"], bad_ref="settle-flow")
     return sh(f"{env} sphinx-build -W -b html docs _build", root)
 
 
@@ -463,7 +457,7 @@ def _alembic(root: Path) -> bytes:
                 'op.create_index("ix_invoices_customer", "invoices", ["customer_ref"])',
             )
         elif k % 3 == 0:
-            table = f"{_WORDS[k % 20]}_{k:04d}"
+            table = f"{WORDS[k % 20]}_{k:04d}"
             doc = f"create {table}"
             body = (
                 f'op.create_table("{table}", sa.Column("id", sa.Integer, primary_key=True), sa.Column("note", sa.Text))'
@@ -549,7 +543,7 @@ def _pandas(root: Path) -> bytes:
 def _iconv(root: Path) -> bytes:
     names = ["Müller", "García", "Ødegaard", "Núñez", "Dupré", "Smith", "Łukasz", "Björk"]
     for i in range(300):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         rows = ["id,name,city,note"]
         for r in range(40):
             name = names[(i + r) % 8].replace("Ł", "L").replace("Ø", "O")

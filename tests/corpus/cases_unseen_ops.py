@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, case, scrub, sh, write
 
 GROUP = "unseen-1"
 
@@ -232,7 +232,7 @@ def _uvicorn(root: Path) -> bytes:
         server.terminate()
         server.wait(timeout=30)
         log.close()
-    return (root / "server.log").read_bytes().replace(str(root).encode(), b"/tmp/work")
+    return scrub((root / "server.log").read_bytes(), root)
 
 
 @case(

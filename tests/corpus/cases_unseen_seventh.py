@@ -14,16 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, busybox_image, case, sh, write
+from _harness import PY, WORDS, busybox_image, case, sh, write
 from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-7"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
 
 # ---------------------------------------------------------------- C: debugger and sanitizers
 
@@ -223,7 +217,7 @@ def _tcl(root: Path) -> bytes:
 )
 def _cfn_lint(root: Path) -> bytes:
     for i in range(160):
-        name = f"svc-{_WORDS[i % 20]}-{i // 20:02d}"
+        name = f"svc-{WORDS[i % 20]}-{i // 20:02d}"
         memory = "lots" if name == "svc-refunds-07" else str(128 * (1 + i % 8))
         write(
             root,
@@ -270,7 +264,7 @@ def _yamllint(root: Path) -> bytes:
     env = _pip_tool(root, "yamllint==1.38.0")
     write(root, {".yamllint": "extends: default\nrules:\n  line-length:\n    max: 80\n    level: warning\n"})
     for i in range(240):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         write(
             root,
             {
@@ -318,7 +312,7 @@ def _yamllint(root: Path) -> bytes:
 def _bandit(root: Path) -> bytes:
     env = _pip_tool(root, "bandit==1.9.4")
     for i in range(300):
-        area, n = _WORDS[i % 20], i // 20
+        area, n = WORDS[i % 20], i // 20
         body = [f'"""The {area} helpers, part {n}."""\n', "import random\n"]
         if i % 4 == 0:
             body += [f"def check_{i}(value):\n    assert value >= 0, 'negative {area}'\n    return value\n"]
@@ -356,7 +350,7 @@ def _msgfmt(root: Path) -> bytes:
         "ja", "ko", "zh_CN", "zh_TW", "uk", "ru", "bg", "hr", "sk", "sl", "lt", "lv", "et", "id",
     ]  # fmt: skip
     for lang in langs:
-        for domain in _WORDS[:12]:
+        for domain in WORDS[:12]:
             entries = []
             for k in range(30):
                 msgstr = f"[{lang}] deleted %d {domain} records from %s ({k})"
@@ -398,7 +392,7 @@ def _msgfmt(root: Path) -> bytes:
 def _patch(root: Path) -> bytes:
     for side in ("a", "b"):
         for i in range(1400):
-            area, n = _WORDS[i % 20], i // 20
+            area, n = WORDS[i % 20], i // 20
             lines = [f"# {area} module {n}\n", "import logging\n", f"LOG = logging.getLogger('{area}.{n}')\n"]
             lines += [f"def step_{k}(x):\n    return x + {k}\n" for k in range(30)]
             if side == "b":
@@ -430,7 +424,7 @@ def _patch(root: Path) -> bytes:
 def _tar(root: Path) -> bytes:
     kinds = ["handlers", "models", "views", "serializers", "tasks", "tests"]
     for i in range(11000):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         path = f"release/app/{area}/{kinds[(i // 20) % 6]}/{area}_{kinds[(i // 20) % 6]}_{i:05d}.py"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(f"# {i}\n")
@@ -457,8 +451,8 @@ def _mkdocs(root: Path) -> bytes:
     (root / "mkdocs.yml").write_text("site_name: Shop handbook\ntheme: mkdocs\n")
     write(root, {"docs/index.md": "# Shop handbook\n\nStart with the [guides](guides/billing-00.md).\n"})
     for i in range(420):
-        area, n = _WORDS[i % 20], i // 20
-        link = "refunds-setup.md" if (area, n) == ("billing", 17) else f"{_WORDS[(i + 1) % 20]}-{n:02d}.md"
+        area, n = WORDS[i % 20], i // 20
+        link = "refunds-setup.md" if (area, n) == ("billing", 17) else f"{WORDS[(i + 1) % 20]}-{n:02d}.md"
         write(
             root,
             {
@@ -595,7 +589,7 @@ def _make_ignored(root: Path) -> bytes:
 )
 def _ctest_repeat(root: Path) -> bytes:
     tests = [
-        f'add_test(NAME test_{_WORDS[i % 20]}_error_handling_{i:03d} COMMAND sh -c "echo checked {i}")'
+        f'add_test(NAME test_{WORDS[i % 20]}_error_handling_{i:03d} COMMAND sh -c "echo checked {i}")'
         for i in range(400)
     ]
     tests.insert(230, "add_test(NAME test_payments_retry_on_failure COMMAND sh ${CMAKE_SOURCE_DIR}/flaky.sh)")

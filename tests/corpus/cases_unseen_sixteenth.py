@@ -24,24 +24,15 @@ import itertools
 import json
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, scrub, sh, write
 
 GROUP = "unseen-16"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
 
 
 def _pip_tool(root: Path, *requirements: str) -> str:
     """Install ``requirements`` into ``root/tools``; the environment prefix that runs them."""
     sh(f"{PY} -m pip install -q --no-cache-dir --target {root / 'tools'} {' '.join(requirements)}", root)
     return f"PYTHONPATH={root / 'tools'} PATH={root / 'tools' / 'bin'}:$PATH"
-
-
-def _scrub(out: bytes, root: Path) -> bytes:
-    return out.replace(str(root).encode(), b"/tmp/work")
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -61,7 +52,7 @@ def _latex_report(bad_section: int | None, titles: list[str]) -> str:
             parts.append(
                 f"Batch {n} was reconciled by \\texttt{{ledgerreconciliationworker{n % 7}}} against "
                 f"\\texttt{{settlementaccountidentifier{n % 13}}} at the end of the business day, "
-                f"and the totals matched the bank statement for region {_WORDS[n % 20]}.\n\n"
+                f"and the totals matched the bank statement for region {WORDS[n % 20]}.\n\n"
             )
         if s == bad_section:
             parts.append("The quarter closed at \\ledgertotl{Q3} after the final review.\n\n")
@@ -77,7 +68,7 @@ def _latex_report(bad_section: int | None, titles: list[str]) -> str:
     decisive=["! Undefined control sequence.", "The quarter closed at \\ledgertotl"],
 )
 def _pdflatex(root: Path) -> bytes:
-    titles = [f"Region {_WORDS[s % 20]} batch group {s}" for s in range(110)]
+    titles = [f"Region {WORDS[s % 20]} batch group {s}" for s in range(110)]
     (root / "report.tex").write_text(_latex_report(61, titles))
     return sh("pdflatex -interaction=nonstopmode report.tex", root)
 
@@ -143,7 +134,7 @@ def _chapter_body(i: int, area: str) -> str:
 )
 def _pandoc_bad_yaml(root: Path) -> bytes:
     for i in range(1, 81):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         title = f"Operating {area}"
         header = f"---\ntitle: {title}\nauthor: Platform team\ndate: 2025-03-{i % 28 + 1:02d}\n---\n\n"
         if i == 41:
@@ -190,7 +181,7 @@ def _pandoc_clean(root: Path) -> bytes:
         ),
     }
     for i in range(1, 41):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         title, body = special.get(i, (f"Operating {area}", _chapter_body(i, area)))
         header = f"---\ntitle: {title}\nauthor: Platform team\ndate: 2025-04-{i % 28 + 1:02d}\n---\n\n"
         write(root, {f"handbook/ch{i:02d}.md": header + body})
@@ -242,7 +233,7 @@ def _xsltproc(root: Path) -> bytes:
             f'  <line sku="SKU-{(i * 7 + k) % 500:04d}" qty="{k % 4 + 1}" amount="{(i + k) % 90 + 10}.50"/>\n'
             for k in range(8)
         )
-        doc = f'<?xml version="1.0"?>\n<doc id="D-{i:04d}">\n  <customer>customer {_WORDS[i % 20]} {i}</customer>\n'
+        doc = f'<?xml version="1.0"?>\n<doc id="D-{i:04d}">\n  <customer>customer {WORDS[i % 20]} {i}</customer>\n'
         (root / "docs").mkdir(exist_ok=True)
         (root / "docs" / f"{i:03d}-{kind}.xml").write_text(doc + lines + "</doc>\n")
     return sh(
@@ -270,7 +261,7 @@ def _graph(name: str, states: list[str]) -> str:
 def _dot_fail(root: Path) -> bytes:
     (root / "graphs").mkdir()
     for i in range(100):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         states = ["received", "validated", "queued", f"{area}_done", "archived"][: 3 + i % 3]
         (root / "graphs" / f"{i:03d}-{area}.dot").write_text(_graph(f"{area}_{i}", states))
     (root / "graphs" / "057-ledger.dot").write_text(
@@ -300,7 +291,7 @@ def _dot_clean(root: Path) -> bytes:
         "exception-flow": ["call", "exception_thrown", "handler", "fallback"],
     }
     for i in range(30):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         graphs[f"{i:02d}-{area}"] = ["received", "validated", "queued", f"{area}_done", "archived"][: 3 + i % 3]
     (root / "graphs").mkdir()
     for name, states in graphs.items():
@@ -395,7 +386,7 @@ def _sox(root: Path) -> bytes:
 def _mlr(root: Path) -> bytes:
     rows = ["id,customer,region,qty,price,status"]
     for i in range(1, 2501):
-        rows.append(f"{i},cust-{i * 17 % 900:04d},{_WORDS[i % 20]},{i % 7 + 1},{(i * 13) % 200 + 5}.25,shipped")
+        rows.append(f"{i},cust-{i * 17 % 900:04d},{WORDS[i % 20]},{i % 7 + 1},{(i * 13) % 200 + 5}.25,shipped")
     rows[1601] = "1601,cust-0217,ledger,3,shipped"
     write(root, {"data/orders.csv": "\n".join(rows) + "\n"})
     return sh("mlr --icsv --ocsv put '$total = $qty * $price' data/orders.csv", root)
@@ -407,7 +398,7 @@ def _error_report(n: int, seed: int) -> str:
         req = 1000 + (i * 37 + seed) % 5000
         failed = (i * 11 + seed) % 23
         rows.append(
-            f"2025-{(i // 28) % 12 + 1:02d}-{i % 28 + 1:02d},{_WORDS[(i + seed) % 20]},{req},{failed},"
+            f"2025-{(i // 28) % 12 + 1:02d}-{i % 28 + 1:02d},{WORDS[(i + seed) % 20]},{req},{failed},"
             f"{failed / req:.5f},{failed // 2},ok"
         )
     return "\n".join(rows) + "\n"
@@ -458,7 +449,7 @@ def _yq(root: Path) -> bytes:
     env = _pip_tool(root, "yq==4.4.5")
     (root / "configs").mkdir()
     for i in range(120):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         envs = "".join(f"  - name: {k}\n    value: '{v}'\n" for k, v in [("REGION", "eu-west"), ("WORKERS", i % 8 + 1)])
         (root / "configs" / f"{i:03d}-{area}.yaml").write_text(
             f"name: {area}-{i}\nreplicas: {i % 4 + 1}\nimage: registry.local/{area}:1.{i}.0\nenv:\n{envs}"
@@ -486,7 +477,7 @@ def _sqlite_utils(root: Path) -> bytes:
     (root / "batches").mkdir()
     for b in range(60):
         recs = [
-            {"id": b * 50 + k, "region": _WORDS[(b + k) % 20], "amount": (b * 31 + k * 7) % 400 + 10} for k in range(50)
+            {"id": b * 50 + k, "region": WORDS[(b + k) % 20], "amount": (b * 31 + k * 7) % 400 + 10} for k in range(50)
         ]
         if b == 38:
             recs[17]["id"] = 12 * 50 + 4
@@ -612,4 +603,4 @@ def _pypdf(root: Path) -> bytes:
         },
     )
     sh(f"{env} {PY} make.py", root)
-    return _scrub(sh(f"{env} {PY} index.py", root), root)
+    return scrub(sh(f"{env} {PY} index.py", root), root)

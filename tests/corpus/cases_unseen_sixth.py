@@ -12,15 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, scrub, sh, write
 
 GROUP = "unseen-6"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
-
 
 # ---------------------------------------------------------------- Python: coverage, fixtures, nox, pip
 
@@ -36,7 +30,7 @@ def _coverage(root: Path) -> bytes:
     sh(f"{PY} -m pip install -q --disable-pip-version-check --target cov coverage==7.17.5", root)
     tests = []
     for i in range(300):
-        name = f"{_WORDS[i % 20]}_{i // 20}"
+        name = f"{WORDS[i % 20]}_{i // 20}"
         funcs = [f"def f{k}(x):\n    if x > {k}:\n        return x - {k}\n    return x + {k}\n" for k in range(5)]
         write(root, {f"shop/{name}.py": "\n".join(funcs)})
         covered = i % 5 + 1 if i % 9 else 1
@@ -74,12 +68,12 @@ def _fixture(root: Path) -> bytes:
         },
     )
     for mod in range(20):
-        tests = [f"def test_{_WORDS[mod]}_{i:02d}():\n    assert {i} + 1 == {i + 1}\n" for i in range(60)]
+        tests = [f"def test_{WORDS[mod]}_{i:02d}():\n    assert {i} + 1 == {i + 1}\n" for i in range(60)]
         if mod == 11:
             tests[30] = (
                 "def test_checkout_total(payments_client):\n    assert payments_client['base'].startswith('https')\n"
             )
-        (root / f"test_{_WORDS[mod]}.py").write_text("\n".join(tests))
+        (root / f"test_{WORDS[mod]}.py").write_text("\n".join(tests))
     return sh(f"env -u PAYMENTS_API_KEY {PY} -m pytest -p no:cacheprovider -v -rA .", root)
 
 
@@ -134,14 +128,14 @@ def _nox(root: Path) -> bytes:
         },
     )
     for i in range(300):
-        write(root, {f"src/{_WORDS[i % 20]}_{i // 20:02d}.py": f"VALUE = {i}\n\ndef get():\n    return VALUE\n"})
+        write(root, {f"src/{WORDS[i % 20]}_{i // 20:02d}.py": f"VALUE = {i}\n\ndef get():\n    return VALUE\n"})
     for mod in range(12):
         tests = ["import sys\nsys.path.insert(0, 'src')\n"]
-        tests += [f"def test_{_WORDS[mod]}_{i:02d}():\n    assert {i} * 3 == {i * 3}\n" for i in range(60)]
+        tests += [f"def test_{WORDS[mod]}_{i:02d}():\n    assert {i} * 3 == {i * 3}\n" for i in range(60)]
         if mod == 6:
             tests[25] = "def test_convert_eur():\n    from fx import convert\n    assert convert(100, 'EUR') == 108\n"
         (root / "tests").mkdir(exist_ok=True)
-        (root / "tests" / f"test_{_WORDS[mod]}.py").write_text("\n".join(tests))
+        (root / "tests" / f"test_{WORDS[mod]}.py").write_text("\n".join(tests))
     return sh("nox", root)
 
 
@@ -173,7 +167,7 @@ def _pip_check(root: Path) -> bytes:
     suffixes = ["client", "core", "utils", "sdk", "tools", "schema", "cli", "server", "plugins", "types", "io", "lint"]
     names = []
     for i in range(800):
-        name = f"acme-{_WORDS[i % 20]}-{suffixes[(i // 20) % 12]}" + ("" if i < 240 else f"-v{i // 240 + 1}")
+        name = f"acme-{WORDS[i % 20]}-{suffixes[(i // 20) % 12]}" + ("" if i < 240 else f"-v{i // 240 + 1}")
         names.append(name)
         _fake_dist(site, name, f"{1 + i % 4}.{i % 11}.{i % 7}", [names[i - 1]] if i % 3 and i else [])
     _fake_dist(site, "tabulate", "0.9.0", [])
@@ -239,7 +233,7 @@ def _npm_ws(root: Path) -> bytes:
     (root / "package.json").write_text(
         '{"name": "acme", "version": "1.0.0", "private": true, "workspaces": ["packages/*"]}\n'
     )
-    names = sorted({*_WORDS, "invoice", "notifications", "reporting", "gateway", "ui-kit", "scheduler"})
+    names = sorted({*WORDS, "invoice", "notifications", "reporting", "gateway", "ui-kit", "scheduler"})
     for i, name in enumerate(names):
         pkg = root / "packages" / name
         pkg.mkdir(parents=True)
@@ -306,7 +300,7 @@ def _make_k(root: Path) -> bytes:
 def _unzip(root: Path) -> bytes:
     for i in range(1500):
         rows = "".join(f"{i},{r},{(i * 31 + r) % 997}\n" for r in range(20))
-        write(root, {f"data/{_WORDS[i % 20]}/part-{i:04d}.csv": f"# part {i:04d}\nid,row,value\n{rows}"})
+        write(root, {f"data/{WORDS[i % 20]}/part-{i:04d}.csv": f"# part {i:04d}\nid,row,value\n{rows}"})
     sh("find data -type f | sort | zip -q -0 -@ archive.zip", root)
     blob = (root / "archive.zip").read_bytes()
     at = blob.index(b"# part 0730\n") + 20
@@ -517,7 +511,7 @@ def _mvn_clean(root: Path) -> bytes:
                 lines.append(f"    @Test void handles{i}() {{ assertEquals({i}, {i} * 1); }}")
         lines.append("}")
         write(root, {f"src/test/java/shop/{cls}Test.java": "\n".join(lines) + "\n"})
-    return sh("mvn -o -B test", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("mvn -o -B test", root), root)
 
 
 @case(
@@ -533,7 +527,7 @@ def _pyright(root: Path) -> bytes:
     (root / "pyrightconfig.json").write_text('{"include": ["service"], "pythonVersion": "3.11"}\n')
     write(root, {"service/__init__.py": ""})
     for i in range(1200):
-        name = f"{_WORDS[i % 20]}_{['errors', 'exceptions', 'failures', 'handlers'][i % 4]}_{i // 20}"
+        name = f"{WORDS[i % 20]}_{['errors', 'exceptions', 'failures', 'handlers'][i % 4]}_{i // 20}"
         write(
             root,
             {
@@ -549,7 +543,7 @@ def _pyright(root: Path) -> bytes:
                 '''
             },
         )
-    return sh("npx pyright --verbose --stats", root).replace(str(root).encode(), b"/tmp/work")
+    return scrub(sh("npx pyright --verbose --stats", root), root)
 
 
 @case("zip_error_names_clean", "zip -r", clean=True, group=GROUP, decisive=[])
@@ -561,7 +555,7 @@ def _zip_clean(root: Path) -> bytes:
     exts = [".py", ".tsx", ".rs", ".go", ".java", ".md"]
     for i in range(1500):
         area = ["errors", "failures", "exceptions", "pages/500", "logs", "retry"][i % 6]
-        path = f"app/{area}/{_WORDS[i % 20]}/{stems[i % 10]}_{i:04d}{exts[i % 6]}"
+        path = f"app/{area}/{WORDS[i % 20]}/{stems[i % 10]}_{i:04d}{exts[i % 6]}"
         write(root, {path: f"// file {i}\n" * (i % 40 + 1)})
     write(root, {"app/logs/error.log": "", "app/logs/failed_jobs.log": ""})
     return sh("zip -r release-errors-fixed.zip app", root)

@@ -23,15 +23,10 @@ import hashlib
 import textwrap
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, sh, write
 from cases_unseen_build import _npm, _pip_tool
 
 GROUP = "unseen-10"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
 
 _DATES = {
     "GIT_AUTHOR_NAME": "Dev",
@@ -56,7 +51,7 @@ def _commit(root: Path, message: str, path: str = ".") -> None:
 
 
 def _minitest_suite(root: Path, fail: bool, names: list[str]) -> None:
-    for k, area in enumerate(_WORDS[:12]):
+    for k, area in enumerate(WORDS[:12]):
         cls = f"{area.title()}Test"
         tests = []
         for i in range(50):
@@ -98,7 +93,7 @@ def _minitest_fail(root: Path) -> bytes:
 )
 def _ruby_w(root: Path) -> bytes:
     for i in range(220):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(
             root,
             {
@@ -155,7 +150,7 @@ def _ruby_w(root: Path) -> bytes:
 )
 def _rake(root: Path) -> bytes:
     for i in range(240):
-        write(root, {f"src/assets/{_WORDS[i % 20]}_{i:03d}.css": f".{_WORDS[i % 20]}-{i} {{ margin: {i % 9}px; }}\n"})
+        write(root, {f"src/assets/{WORDS[i % 20]}_{i:03d}.css": f".{WORDS[i % 20]}-{i} {{ margin: {i % 9}px; }}\n"})
     write(
         root,
         {
@@ -233,7 +228,7 @@ def _rebase(root: Path) -> bytes:
     pricing = "def total(cents):\n    return round(cents / 100, 2)\n"
     write(root, {"src/pricing.py": pricing})
     for i in range(40):
-        write(root, {f"src/{_WORDS[i % 20]}_{i:02d}.py": f"VALUE_{i} = {i}\n"})
+        write(root, {f"src/{WORDS[i % 20]}_{i:02d}.py": f"VALUE_{i} = {i}\n"})
     write(
         root,
         {
@@ -255,7 +250,7 @@ def _rebase(root: Path) -> bytes:
             write(root, {"src/pricing.py": "def total(cents):\n    return int(cents / 100 * 100 + 0.5) / 100\n"})
             _commit(root, "pricing: round totals half up")
         else:
-            area = _WORDS[i % 20]
+            area = WORDS[i % 20]
             write(root, {f"src/{area}_{i:02d}.py": f"VALUE_{i} = {i * 10}\n"})
             _commit(root, f"{area}: scale value {i}")
     sh("git checkout -q main", root)
@@ -305,7 +300,7 @@ def _push(root: Path) -> bytes:
     sh("chmod +x remote.git/hooks/pre-receive", root)
     _git_init(root, "app")
     for i in range(480):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(root, {f"app/src/{area}/{area}_{i:03d}.py": f"def handle_{i}(event):\n    return event['{area}']\n"})
     write(root, {"app/config/prod.env": "REGION=eu-west-1\nPOOL=8\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQ\n"})
     _commit(root, "release 4.2", "app")
@@ -331,9 +326,9 @@ def _fsck_repo(root: Path, name: str) -> None:
     for c in range(60):
         for k in range(6):
             j = (c * 6 + k) % 140
-            area, n = _WORDS[j % 20], j // 20
+            area, n = WORDS[j % 20], j // 20
             write(root, {f"{name}/src/{area}/{area}_{n:02d}.{ext}": _fsck_body(name, area, n, c)})
-        _commit(root, f"batch {c}: update {_WORDS[c % 20]} handlers", name)
+        _commit(root, f"batch {c}: update {WORDS[c % 20]} handlers", name)
 
 
 @case(
@@ -413,7 +408,7 @@ def _vitest(root: Path) -> bytes:
         },
     )
     for k in range(20):
-        area = _WORDS[k]
+        area = WORDS[k]
         tests = [f"  it('adds {area} line {i}', () => {{ expect(add({i}, 1)).toBe({i + 1}); }});" for i in range(30)]
         if area == "cart":
             tests.insert(17, "  it('applies gold tier discount', () => { expect(discount(80, 0.15)).toBe(70); });")
@@ -434,7 +429,7 @@ def _vitest(root: Path) -> bytes:
 )
 def _webpack(root: Path) -> bytes:
     _npm(root, "webpack@5.94.0", "webpack-cli@5.1.4")
-    pages = [f"{_WORDS[i % 20]}_{i // 20:02d}" for i in range(300)] + ["checkout_07"]
+    pages = [f"{WORDS[i % 20]}_{i // 20:02d}" for i in range(300)] + ["checkout_07"]
     for i, name in enumerate(pages[:300]):
         write(root, {f"src/pages/{name}.js": f"export const page{i} = () => '{name}';\n"})
     checkout = (
@@ -488,7 +483,7 @@ def _nginx_conf(root: Path, http_extra: str) -> None:
 def _nginx_t(root: Path) -> bytes:
     _nginx_conf(root, "    include sites/*.conf;")
     for i in range(400):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         name = "shop-ledger" if i == 91 else f"shop-{area}-{i:03d}"
         proxy = "proxy_passs" if i == 91 else "proxy_pass"
         write(
@@ -541,7 +536,7 @@ def _nginx_log(root: Path) -> bytes:
         """,
     )
     for i in range(40):
-        write(root, {f"html/{_WORDS[i % 20]}/page_{i:02d}.html": f"<h1>{_WORDS[i % 20]} {i}</h1>\n" * (1 + i % 5)})
+        write(root, {f"html/{WORDS[i % 20]}/page_{i:02d}.html": f"<h1>{WORDS[i % 20]} {i}</h1>\n" * (1 + i % 5)})
     write(root, {"html/errors/50x.html": "<h1>temporarily unavailable</h1>\n"})
     root.chmod(0o755)  # the worker runs as nobody
     write(
@@ -585,7 +580,7 @@ def _nginx_log(root: Path) -> bytes:
 def _supervisor(root: Path) -> bytes:
     programs = []
     for i in range(24):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         name = f"{area}-{'sweeper' if i % 3 == 0 else 'worker'}-{i:02d}"
         if i % 3 == 0:  # short jobs that finish and are started again
             cmd = f"/bin/sh -c 'echo swept {area}; sleep 0.{3 + i % 5}'"
@@ -638,7 +633,7 @@ def _redis(root: Path) -> bytes:
     port = 16391
     cmds = []
     for i in range(5000):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         if i % 5 == 0:
             cmds.append(f"INCR stats:{area}:errors_seen")
         elif i % 5 == 1:
@@ -683,7 +678,7 @@ def _env(root: Path) -> bytes:
         "PANIC_ON_OOM": "0",
         "DEAD_LETTER_QUEUE": "errors.dlq",
     }
-    for i, area in enumerate(_WORDS):
+    for i, area in enumerate(WORDS):
         up = area.upper()
         pairs[f"{up}_SERVICE_HOST"] = f"10.96.{i}.{40 + i}"
         pairs[f"{up}_SERVICE_PORT"] = str(8000 + i)

@@ -21,14 +21,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PY, case, sh, write
+from _harness import PY, WORDS, case, sh, write
 
 GROUP = "unseen-12"
-
-_WORDS = [
-    "billing", "orders", "cart", "tax", "refunds", "errors", "exceptions", "retry", "auth", "session",
-    "invoice", "ledger", "shipping", "catalog", "search", "pricing", "coupons", "webhooks", "audit", "export",
-]  # fmt: skip
 
 
 def _c_module(area: str, i: int) -> str:
@@ -69,7 +64,7 @@ def _c_module(area: str, i: int) -> str:
 )
 def _cppcheck(root: Path) -> bytes:
     for i in range(160):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         write(root, {f"src/{area}/{area}_{i:03d}.c": _c_module(area, i)})
     write(
         root,
@@ -105,7 +100,7 @@ def _cppcheck(root: Path) -> bytes:
 )
 def _clang_link(root: Path) -> bytes:
     for i in range(300):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         body = _c_module(area, i)
         if i == 120:
             body += """
@@ -214,7 +209,7 @@ def _grammar(name: str, extra: str = "") -> str:
 )
 def _bison(root: Path) -> bytes:
     for i in range(60):
-        name = f"{_WORDS[i % 20]}_{i // 20}"
+        name = f"{WORDS[i % 20]}_{i // 20}"
         write(root, {f"grammars/{name}.y": _grammar(name)})
     write(root, {"grammars/filters.y": _grammar("filters", "\n        | IF expr THEN stmt ELSE stmt")})
     return sh(
@@ -239,7 +234,7 @@ def _gawk(root: Path) -> bytes:
     rows = ["sku,region,units,revenue"]
     for i in range(5000):
         units = 0 if i == 2840 else i % 17 + 1
-        rows.append(f"SKU-{i:05d},{_WORDS[i % 20]},{units},{(i * 37) % 9000 + 100}.{i % 100:02d}")
+        rows.append(f"SKU-{i:05d},{WORDS[i % 20]},{units},{(i * 37) % 9000 + 100}.{i % 100:02d}")
     write(
         root,
         {
@@ -269,7 +264,7 @@ def _gawk(root: Path) -> bytes:
 def _sed(root: Path) -> bytes:
     files = []
     for i in range(180):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         rel = f"conf/{area}/{area}_{i:03d}.conf"
         files.append(rel)
         lines = [f"# {area} service {i}", f"{area}_url = https://{area}-{i}.internal.example.com/v2"]
@@ -294,7 +289,7 @@ def _join(root: Path) -> bytes:
     cust_ids = ids[:]
     moved = cust_ids.pop(1790)
     cust_ids.insert(1842, moved)
-    customers = [f"{c},{_WORDS[k % 20]}-customer-{k},{['DE', 'FR', 'NL', 'PL'][k % 4]}" for k, c in enumerate(cust_ids)]
+    customers = [f"{c},{WORDS[k % 20]}-customer-{k},{['DE', 'FR', 'NL', 'PL'][k % 4]}" for k, c in enumerate(cust_ids)]
     orders = [f"{c},ORD-{k:05d},{(k * 53) % 700 + 5}.{k % 100:02d}" for k, c in enumerate(ids) if k % 3 != 1]
     write(root, {"customers.csv": "\n".join(customers) + "\n", "orders.csv": "\n".join(orders) + "\n"})
     return sh("join -t, orders.csv customers.csv", root)
@@ -316,7 +311,7 @@ def _join(root: Path) -> bytes:
 def _xargs(root: Path) -> bytes:
     names = []
     for i in range(1200):
-        rel = f"assets/img/{_WORDS[i % 20]}_{i:04d}.png"
+        rel = f"assets/img/{WORDS[i % 20]}_{i:04d}.png"
         names.append(rel)
         write(root, {rel: f"image {i} " * (i % 7 + 1) + "\n"})
     (root / "assets/img/ledger_0411.png").unlink()
@@ -333,7 +328,7 @@ def _xargs(root: Path) -> bytes:
 )
 def _parallel(root: Path) -> bytes:
     for i in range(400):
-        area = _WORDS[i % 20]
+        area = WORDS[i % 20]
         body = f"def {area}_total_{i}(items):\n    return sum(item.amount for item in items)\n"
         if i == 244:
             body = f"def {area}_total_{i}(items):\n    total = sum(item.amount for item in items\n    return total\n"
@@ -408,7 +403,7 @@ def _deb_tree(root: Path, name: str, n: int, ext: str) -> dict[str, str]:
 )
 def _dpkg_i(root: Path) -> bytes:
     _deb(root, "acme-common", "", _deb_tree(root, "common", 12, "conf"), "shared configuration")
-    for area in _WORDS:
+    for area in WORDS:
         if area == "billing":
             continue
         _deb(root, f"acme-{area}", "acme-common", _deb_tree(root, area, 8, "py"), f"the {area} service")
@@ -439,7 +434,7 @@ def _dpkg_deb(root: Path) -> bytes:
         {"usr/lib/acme/report_failure.so": "elf\n", "etc/acme/fatal_signals.conf": "SIGSEGV=report\n"},
         "reports fatal signals and crashes to the error tracker",
     )
-    for area in _WORDS[:9]:
+    for area in WORDS[:9]:
         _deb(root, f"acme-{area}", "", _deb_tree(root, area, 10, "py"), f"the {area} service (retries failed jobs)")
     return sh(
         "mkdir -p debs && for d in pkgs/*; do dpkg-deb --root-owner-group --build $d debs/; done && "
@@ -479,7 +474,7 @@ def _migration() -> tuple[str, int]:
         "  total DECIMAL(10,2), UNIQUE KEY uniq_order_ref (ref));",
     ]
     for i in range(1500):
-        lines.append(f"INSERT INTO customers VALUES ({i}, '{_WORDS[i % 20]}-customer-{i}', 'DE');")
+        lines.append(f"INSERT INTO customers VALUES ({i}, '{WORDS[i % 20]}-customer-{i}', 'DE');")
     dup = 0
     for i in range(9000):
         lines.append(f"INSERT INTO orders (ref, customer_id, total) VALUES ('ORD-{i:05d}', {i % 1500}, {i % 700}.50);")
@@ -517,13 +512,13 @@ def _mariadb_migration(root: Path) -> bytes:
 @case("mariadb_check_error_tables_clean", "mariadb-check --all-databases -v", clean=True, group=GROUP, decisive=[])
 def _mariadb_check(root: Path) -> bytes:
     tables = ["error_log", "failed_jobs", "fatal_alerts", "invalid_logins", "exceptions", "retry_queue"]
-    tables += [f"{area}_events" for area in _WORDS]
+    tables += [f"{area}_events" for area in WORDS]
     stmts = ["CREATE DATABASE shop; CREATE DATABASE ops; USE ops;"]
     for t in tables:
         stmts.append(f"CREATE TABLE {t} (id INT PRIMARY KEY, message VARCHAR(80), errors INT DEFAULT 0);")
         stmts += [f"INSERT INTO {t} VALUES ({k}, 'failed to charge card {k}: error 402', 0);" for k in range(20)]
     stmts.append("USE shop;")
-    for area in _WORDS:
+    for area in WORDS:
         stmts.append(f"CREATE TABLE {area} (id INT PRIMARY KEY, error_count INT, last_failure DATETIME) ENGINE=MyISAM;")
     write(root, {"setup.sql": "\n".join(stmts) + "\n"})
     conn = _mariadb_start(root)
@@ -540,7 +535,7 @@ def _mariadb_check(root: Path) -> bytes:
 @case("objdump_disassembly_error_handlers_clean", "objdump -dr", clean=True, group=GROUP, decisive=[])
 def _objdump(root: Path) -> bytes:
     names = ["report_failure", "handle_fatal_error", "on_invalid_argument", "count_errors", "abort_with_error_code"]
-    names += [f"{area}_error_handler" for area in _WORDS] + [f"retry_failed_{area}" for area in _WORDS]
+    names += [f"{area}_error_handler" for area in WORDS] + [f"retry_failed_{area}" for area in WORDS]
     src = ["#include <stdio.h>", "#include <stdlib.h>", "static int error_total;"]
     for k, name in enumerate(names):
         src.append(
