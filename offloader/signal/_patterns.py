@@ -97,8 +97,9 @@ _TOOL_VERDICTS = (
 
 #: A program's diagnostic: its name starts the line, then what went wrong. A level word in
 #: the name's place (``warning: invalid ...``) is no program (see :data:`LEVEL_WORDS`).
+_PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``
 TOOL_DIAGNOSTIC = Prior(
-    r"^[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: (?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
+    rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
     r"timed out)\b)",
     "fail",
@@ -108,7 +109,7 @@ TOOL_DIAGNOSTIC = Prior(
 #: A level word where a program's name would be (``warning: invalid ...``), or right after it
 #: (``cc1: warning: command-line option ... is invalid``): a level, not a program's diagnostic.
 LEVEL_WORDS = re.compile(
-    r"^([a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: +)?(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|"
+    rf"^({_PROGRAM} *)?(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|"
     r"deprecated)\b",
     re.IGNORECASE,
 )

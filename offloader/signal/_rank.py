@@ -85,16 +85,18 @@ BLOCK_REACH = 12
 #: How far above an indented line the line its block hangs from (its heading: a file name over
 #: a linter's indented findings) is looked for.
 HEADING_REACH = 40
+#: A line that only says where: a file and line (and column), a colon after them or not.
+_WHERE_SOURCE = r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$"
 #: How far above a report that names no file the line that names one is looked for, over a
 #: compiler's source excerpt (indented lines and a blank line).
 NAMED_REACH = 5
 #: A line that only says where, ending in a colon or not (``src/ledger_post.f90:11:26:``).
-_WHERE = re.compile(r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$")
+_WHERE = re.compile(_WHERE_SOURCE)
 #: A file and line anywhere in a line (``x.go:88``, ``(settle.escript, line 25)``, ``Foo.java(12)``).
 _LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 #: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
 #: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
-_SAYS_WHERE = re.compile(r"[\w.-]*[/\\][\w.-]+|[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
+_SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
 #: How far below ``Traceback (most recent call last):`` its exception line is looked for.
 TRACEBACK_REACH = 200
 #: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
@@ -103,7 +105,7 @@ _DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
-    r"|^\s*[^\s:]+:\d+(:\d+)?:?\s*$"  # a line that only says where (``templates/svc.yaml:20:7``)
+    rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
     r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
     r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
