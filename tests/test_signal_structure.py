@@ -543,3 +543,56 @@ def test_a_dotted_column_name_does_not_say_where_a_report_is() -> None:
         "Error: UNIQUE constraint failed: orders.id",
     ]
     assert _context_of(lines, 119) == [117]
+
+
+def _manual(paragraph: list[str]) -> str:
+    """A manual page: option entries whose wrapped paragraphs are indented under each option."""
+    lines = ["GIT-LEDGER(1)", "", "NAME", "       git-ledger - Reconcile the ledger of a branch", "", "OPTIONS"]
+    for i in range(40):
+        lines += [
+            f"       --option-{i}",
+            "           Reconcile the entries of the named branch against the upstream ledger before",
+            "           the merge starts, and keep the journal of every change for later review.",
+            "",
+        ]
+    lines[90:90] = paragraph
+    return "\n".join(lines) + "\n"
+
+
+def test_failure_words_in_a_manuals_wrapped_sentences_are_not_failure_evidence() -> None:
+    text = _manual(
+        [
+            "       --verify",
+            "           Check that the tip commit of the side branch is signed with a valid key; when it",
+            "           is not, the merge is aborted and the command exits with status 1 after printing",
+            "           conflict.",
+            "",
+        ]
+    )
+    assert not read_signal(text).failing
+
+
+def test_a_labelled_failure_between_sentences_is_still_failure_evidence() -> None:
+    text = _manual(
+        [
+            "           Reconcile the entries of the named branch against the upstream ledger before",
+            "error: the merge is aborted because the ledger of the branch is out of balance",
+            "           the merge starts, and keep the journal of every change for later review.",
+        ]
+    )
+    assert read_signal(text).failing
+
+
+def test_a_failure_sentence_among_lines_that_are_not_sentences_is_still_failure_evidence() -> None:
+    lines = [f"worker {i % 8} settled batch {i} in {i % 90} ms" for i in range(400)]
+    lines[233] = "Segmentation fault while the ledger worker was reading the journal of the branch"
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_non_zero_exit_status_without_its_number_is_talk_about_one() -> None:
+    prose = "       The command returns a non-zero exit status when the ledger does not balance."
+    lines = [f"       The ledger of batch {i} is kept in the journal until the next review." for i in range(200)]
+    lines[100] = prose
+    text = "\n".join(["", *lines[:100], "", prose, "", *lines[101:]]) + "\n"
+    assert not read_signal(text).failing
+    assert read_signal(text.replace("non-zero exit status", "non-zero exit status 3")).failing

@@ -60,7 +60,8 @@ _LOG_LEVEL_ERROR = (
     r"|\b(level|severity|lvl)=\"?(error|err|fatal|critical|crit|panic)\b"
 )
 _NONZERO_EXIT = (
-    r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned non-zero|non-zero (exit|status)|exit status [1-9]"
+    r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned (a )?non-zero|non-zero (exit )?(status|code)[ :=]*[1-9]"
+    r"|exit status [1-9]"
     r"|returned [1-9][0-9]* exit status|\bexited \([1-9]"
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a

@@ -17,6 +17,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._patterns import CLEAN_VERDICT, HEALTHY, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify
+from ._prose import in_running_prose
 from ._scan import Scan
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
@@ -41,6 +42,9 @@ STDERR_BONUS = 1.0
 FAILURE_FLOOR = 1.5
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
+#: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
+#: word in prose, below a one-off line.
+PROSE_SCORE = 1.2
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
 LABEL_CHARS = 24
 #: A runner's closing verdict is looked for in this many last lines.
@@ -189,6 +193,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
+        if unit.failure and _in_prose(scan, start, end, text):
+            unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         units.append(unit)
     return units
 
@@ -385,6 +391,12 @@ def _line_after(scan: Scan, end: int) -> tuple[int, int] | None:
 def _text(scan: Scan, bounds: tuple[int, int]) -> str:
     start, end = bounds
     return _decode_window(scan, start, end, start)
+
+
+def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
+    """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose."""
+    before, after = _line_before(scan, start), _line_after(scan, end)
+    return in_running_prose(text, _text(scan, before) if before else "", _text(scan, after) if after else "")
 
 
 def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:

@@ -1,0 +1,69 @@
+"""Running prose: a failure word inside a wrapped paragraph is talk about failures, not a report of one.
+
+A manual page, a ``--help`` text or a rendered document says "returns a non-zero exit status"
+or "the merge is aborted" in the middle of sentences that wrap over several lines of the same
+indentation. A tool reports a failure differently: under a label (``error:``, ``ERROR``,
+``npm ERR!``, ``ValueError:``), at a location (``file:12:``), or on a terse line of its own
+among lines that are not sentences. A line is in running prose when it is a sentence of plain
+words with a neighbour of the same indentation that is one too, or that goes on to the end of
+the sentence on the line below; or when it ends a sentence that the line above, a sentence of
+the same indentation, left unfinished.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["in_running_prose"]
+
+#: A plain word, as prose writes them: letters (an initial capital at most), inner ``'`` or ``-``,
+#: an opening parenthesis, closing punctuation. Not a label (``ERROR``, ``ERR!``), a number, a path,
+#: an option (``--abort``) or code (``KillMode=``).
+_WORD = re.compile(r"\(?[A-Za-z][a-z]*(?:['’-][a-z]+)*[,.;:)?!]*")
+#: A sentence has at least this many words ...
+SENTENCE_WORDS = 5
+#: ... and at least this share of its tokens are plain words.
+WORD_SHARE = 0.85
+_ENDS_SENTENCE = (".", ":", "!", "?")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _plain(token: str) -> bool:
+    return _WORD.fullmatch(token) is not None
+
+
+def _sentence(line: str) -> bool:
+    """Whether ``line`` is a sentence of plain words that no label starts."""
+    tokens = line.split()
+    if len(tokens) < SENTENCE_WORDS or tokens[0].endswith(":"):
+        return False
+    if not (_plain(tokens[0]) and _plain(tokens[1])):  # ``npm ERR! ...``, ``E   ...``, ``27  Out of memory``
+        return False
+    return sum(map(_plain, tokens)) >= WORD_SHARE * len(tokens)
+
+
+def _sentence_end(line: str) -> bool:
+    """Whether ``line`` goes on from a line above: plain words, but for one token at most, the first
+    in lower case (``conflict.``, ``return with exit code 63.``)."""
+    tokens = line.split()
+    if not tokens or not tokens[0][:1].islower() or tokens[0].endswith(":") or not _plain(tokens[0]):
+        return False
+    return len(tokens) - sum(map(_plain, tokens)) <= (1 if len(tokens) >= 3 else 0)
+
+
+def in_running_prose(line: str, before: str, after: str) -> bool:
+    """Whether ``line``, between ``before`` and ``after``, is part of a wrapped paragraph of prose."""
+    indent = _indent(line)
+    if _sentence(line):
+        return any(_sentence(other) and _indent(other) == indent for other in (before, after)) or (
+            _sentence_end(after) and _indent(after) == indent and not line.rstrip().endswith(_ENDS_SENTENCE)
+        )
+    return (
+        _sentence_end(line)
+        and _sentence(before)
+        and _indent(before) == indent
+        and not before.rstrip().endswith(_ENDS_SENTENCE)
+    )
