@@ -27,6 +27,11 @@ bats, shunit2, PHPUnit, meson and R testthat (Debian ``bats``, ``shunit2``, ``ph
 pdflatex, pandoc, xsltproc, graphviz, ffmpeg, ghostscript, sox, Miller and datamash (Debian
 ``texlive-latex-base``, ``pandoc``, ``xsltproc``, ``graphviz``, ``ffmpeg``, ``ghostscript``, ``sox``, ``miller``,
 ``datamash``).
+Prometheus' promtool and amtool, Mosquitto, memcached, fail2ban, Unbound, OpenLDAP's slapadd, etcd, Caddy and
+lighttpd (Debian ``prometheus``, ``prometheus-alertmanager``, ``mosquitto``, ``mosquitto-clients``, ``memcached``,
+``fail2ban``, ``unbound``, ``slapd``, ``etcd-server``, ``etcd-client``, ``caddy``, ``lighttpd``), with psql and pgbench.
+scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
+interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -58,6 +63,7 @@ import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
+import cases_unseen_twentieth  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
 # ---------------------------------------------------------------- Python test runners
