@@ -32,6 +32,8 @@ lighttpd (Debian ``prometheus``, ``prometheus-alertmanager``, ``mosquitto``, ``m
 ``fail2ban``, ``unbound``, ``slapd``, ``etcd-server``, ``etcd-client``, ``caddy``, ``lighttpd``), with psql and pgbench.
 scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
 interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
+scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
+interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -56,6 +58,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
+import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
