@@ -32,8 +32,6 @@ lighttpd (Debian ``prometheus``, ``prometheus-alertmanager``, ``mosquitto``, ``m
 ``fail2ban``, ``unbound``, ``slapd``, ``etcd-server``, ``etcd-client``, ``caddy``, ``lighttpd``), with psql and pgbench.
 scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
 interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
-scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
-interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
 ``recall.py`` measures the engine on a group.
 """
 
