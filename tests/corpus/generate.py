@@ -27,6 +27,9 @@ bats, shunit2, PHPUnit, meson and R testthat (Debian ``bats``, ``shunit2``, ``ph
 pdflatex, pandoc, xsltproc, graphviz, ffmpeg, ghostscript, sox, Miller and datamash (Debian
 ``texlive-latex-base``, ``pandoc``, ``xsltproc``, ``graphviz``, ``ffmpeg``, ``ghostscript``, ``sox``, ``miller``,
 ``datamash``).
+GHC, SBCL, Racket, GNAT, GDC, SWI-Prolog, tcc, yasm, gforth, Guile and Clojure (Debian ``ghc``, ``sbcl``,
+``racket``, ``gnat``, ``gdc``, ``swi-prolog-nox``, ``tcc``, ``yasm``, ``gforth``, ``guile-3.0``, ``clojure``),
+and zig from PyPI ``ziglang``.
 Prometheus' promtool and amtool, Mosquitto, memcached, fail2ban, Unbound, OpenLDAP's slapadd, etcd, Caddy and
 lighttpd (Debian ``prometheus``, ``prometheus-alertmanager``, ``mosquitto``, ``mosquitto-clients``, ``memcached``,
 ``fail2ban``, ``unbound``, ``slapd``, ``etcd-server``, ``etcd-client``, ``caddy``, ``lighttpd``), with psql and pgbench.
@@ -54,6 +57,7 @@ import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
+import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
