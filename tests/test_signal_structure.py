@@ -596,3 +596,84 @@ def test_a_non_zero_exit_status_without_its_number_is_talk_about_one() -> None:
     text = "\n".join(["", *lines[:100], "", prose, "", *lines[101:]]) + "\n"
     assert not read_signal(text).failing
     assert read_signal(text.replace("non-zero exit status", "non-zero exit status 3")).failing
+
+
+def test_a_second_failure_of_the_same_shape_about_something_else_is_shown() -> None:
+    lines = [f"{day:03d} orders={day * 7} amount={day * 113}.25" for day in range(600)]
+    fields = ['      "schema": null,', '      "column": "amount",', '      "check": "greater_than_or_equal_to(0)",']
+    lines[300:300] = [
+        "exports/orders-05.csv: schema validation FAILED",
+        "  [",
+        "    {",
+        '      "error": "Column \'status\' failed element-wise validator number 0: isin failure cases: chargeback"',
+        "    },",
+        "    {",
+        *fields,
+        '      "error": "Column \'amount\' failed element-wise validator number 0: '
+        'greater_than_or_equal_to(0) failure cases: -249.12"',
+        "    }",
+        "  ]",
+    ]
+    text = "\n".join(lines) + "\nvalidated 12 exports, 1 invalid\n"
+    preview = make_preview(text, counter=COUNTER, preview_tokens=700)
+    assert "isin failure cases: chargeback" in preview
+    assert "greater_than_or_equal_to(0) failure cases: -249.12" in preview
+
+
+def test_a_failure_said_again_in_other_digits_only_is_not_shown_again() -> None:
+    lines = [f"tick {i}: worker healthy" for i in range(400)]
+    for n, at in enumerate((100, 180, 260)):
+        lines[at] = f"worker-{n} exited: ERROR status {70 + n}"
+    signal = read_signal("\n".join(lines) + "\n")
+    scores = sorted(u.score for u in signal.units if u.failure)
+    assert scores[0] < 0.2  # a later occurrence that says the same stays below the preview's cut
+
+
+def test_an_indented_failure_brings_the_whole_block_under_it() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += ["", f"Unit Testing:  tests/refunds-{i:02d}.yml", "  SUCCESS"]
+    lines[100:102] = [
+        "Unit Testing:  tests/refunds-33.yml",
+        "  FAILED:",
+        "    alertname: RefundsErrorsHigh, time: 10m,",
+        "        exp:[",
+        '              Labels:{alertname="RefundsErrorsHigh", severity="page"}',
+        "            ],",
+        "        got:[",
+        '              Labels:{alertname="RefundsErrorsHigh", severity="ticket"}',
+        "            ]",
+    ]
+    assert _context_of(lines, 102) == [101, 103, 104, 105, 106, 107, 108, 109]
+
+
+def test_a_non_zero_count_among_zero_counts_of_the_same_outcome_is_a_failing_summary() -> None:
+    lines: list[str] = []
+    for i in range(40):
+        lines += [f"== gforth tests/t{i:02d}.fs", *[f"checked {k} of 40 totals" for k in range(10)]]
+        lines.append(f"{int(i == 24)} incorrect results in tests/t{i:02d}.fs")
+    text = "\n".join(lines) + "\n"
+    assert read_signal(text).failing
+    assert "1 incorrect results in tests/t24.fs" in make_preview(text, counter=COUNTER, preview_tokens=600)
+    assert not read_signal(text.replace("1 incorrect", "0 incorrect")).failing
+
+
+def test_a_program_saying_what_an_entry_requires_or_misses_is_a_diagnostic() -> None:
+    for message in (
+        'slapadd: dn="uid=cust-2417,ou=webhooks" (line=19423): (65) '
+        "object class 'inetOrgPerson' requires attribute 'sn'",
+        "sed: -e expression #1, char 5: missing command",
+    ):
+        lines = [f'added: "uid=cust-{i},ou=orders" ({i:08d})' for i in range(500)]
+        lines[250] = message
+        assert read_signal("\n".join(lines) + "\n").failing, message
+
+
+def test_counts_of_matched_missed_and_ignored_lines_are_a_summary() -> None:
+    # an output past NOVELTY_BYTES: the line is a candidate by its words, not by being one of a kind
+    lines = [
+        f"|  Failed password for invalid user u{i} from 10.0.{i % 250}.1 port {4000 + i} ssh2" for i in range(5000)
+    ]
+    lines[40:40] = ["", "Lines: 20000 lines, 8333 ignored, 4167 matched, 7500 missed", "", "|- Matched line(s):"]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=600)
+    assert "Lines: 20000 lines, 8333 ignored, 4167 matched, 7500 missed" in preview

@@ -73,7 +73,7 @@ _RAISED = (
 )
 _FAULT_WORDS = (
     r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
-    r"unresolved|mismatch(ed)?|incompatible|invalid|illegal|unexpected|violat(es|ed|ion)|conflict|"
+    r"unresolved|mismatch(ed)?|incompatible|invalid|incorrect|illegal|unexpected|violat(es|ed|ion)|conflict|"
     r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b"
 )
 _JSON_ERROR_FIELD = (
@@ -81,7 +81,7 @@ _JSON_ERROR_FIELD = (
 )
 _COUNTED_OUTCOMES = (
     rf"\b{_NUM} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
-    r"issues?|pass|fail|todo|cancelled|succeeded|deselected)\b"
+    r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed)\b"
 )
 _OUTCOME_TALLIES = (
     r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
@@ -102,7 +102,7 @@ _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: `
 TOOL_DIAGNOSTIC = Prior(
     rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
-    r"timed out)\b)",
+    r"timed out|requires|missing)\b)",
     "fail",
     3.0,
     caseless=False,
@@ -188,7 +188,7 @@ PRIORS: tuple[Prior, ...] = (
 #: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``) and the
 #: accounting of errors (``error budget``, ``error rate``): removed from a line before classifying it.
 HEALTHY = re.compile(
-    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities)\b"
+    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total)?"
     r"\"?\s*[=:]\s*0\b(?!\.)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"

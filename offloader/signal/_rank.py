@@ -42,6 +42,9 @@ STDERR_BONUS = 1.0
 FAILURE_FLOOR = 1.5
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
+#: What a later occurrence of a failure that is said only a few times scores when it says something else
+#: (a second schema error of the same shape, another column): after every first occurrence, before the tail.
+RESTATED_FAILURE_SCORE = 0.5
 #: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
 #: word in prose, below a one-off line.
 PROSE_SCORE = 1.2
@@ -70,6 +73,7 @@ _NAMES = re.compile(
 )
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
 #: Every ASCII digit but 0 and 5 as ``1``: the priors' answers do not change (they tell apart
 #: 0, 5 (HTTP 5xx), non-zero and any digit; checked by a test).
 _PRIOR_DIGITS = bytes.maketrans(b"2346789", b"1111111")
@@ -86,6 +90,9 @@ SIBLINGS = 4
 BLOCK_LINES = 4
 #: How many lines of a block are read for them, at most.
 BLOCK_REACH = 12
+#: An indented failure line brings the whole block indented deeper under it when that block ends
+#: within this many lines (promtool's ``FAILED:`` over its ``exp:[...]`` and ``got:[...]``).
+NESTED_REACH = 16
 #: How far above an indented line the line its block hangs from (its heading: a file name over
 #: a linter's indented findings) is looked for.
 HEADING_REACH = 40
@@ -173,6 +180,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
+    said: set[str] = set()  # the failure lines shown so far, digits zeroed
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     for i, (lineno, start, end, focus, text) in enumerate(rows):
@@ -195,6 +203,11 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if unit.failure and _in_prose(scan, start, end, text):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
+        if unit.failure and unit.kind == "fail":
+            zeroed = text.translate(_ZERO_DIGIT_CHARS)
+            if seen[key] > 1 and zeroed not in said:  # the same report about something else
+                unit.score = max(unit.score, RESTATED_FAILURE_SCORE)
+            said.add(zeroed)
         units.append(unit)
     return units
 
@@ -471,6 +484,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             break
     if text[:1] not in (" ", "\t") and not followed:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
+    elif nested and not followed and unit.kind == "fail":
+        _add_nested_block(scan, unit, _indent(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
 
 
@@ -555,6 +570,19 @@ def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
     if fields_only and not all(_LABELLED_FIELD.match(_text(scan, (s, e))) for _, s, e in chosen):
         return
     unit.context.extend(chosen)
+
+
+def _add_nested_block(scan: Scan, unit: Unit, indent: int) -> None:
+    """The lines indented deeper than ``indent`` right under an indented failure line, all of them,
+    when they end (a blank line, or a line no deeper) within NESTED_REACH lines; else none."""
+    rows: list[tuple[int, int, int]] = []
+    for ahead, bounds, after in _lines_after(scan, unit.end, NESTED_REACH + 1):
+        if not after.strip() or _indent(after) <= indent:
+            unit.context.extend(rows)
+            return
+        rows.append((unit.lineno + ahead, *bounds))
+    if len(rows) < NESTED_REACH + 1:  # the output ends inside the block
+        unit.context.extend(rows)
 
 
 def _label(scan: Scan, unit: Unit) -> str:

@@ -295,9 +295,10 @@ sys.exit(1 if failed else 0)
     group=GROUP,
     decisive=[
         "SERVER_ERROR object too large for cache",
-        "set export:quarterly-report-2024 0 3600 2097152",
         "cache warm-up: 2999 stored, 1 failed",
     ],
+    # after the first measure: the daemon's request line (``<23 set export:quarterly-report-2024 0 3600
+    # 2097152``) was a label too, but the script's own line names the same key and size
 )
 def _memcached(root: Path) -> bytes:
     write(root, {"warm.py": _WARM.format(words=WORDS)})
@@ -374,7 +375,9 @@ for qid, name in enumerate(line.strip() for line in open(sys.argv[1])):
     "unbound-checkconf and unbound -d (zone configs, test queries)",
     clean=True,
     group=GROUP,
-    decisive=["unbound-checkconf: no errors in zones/errors.conf"],
+    # after the first measure: the label was the check of one zone (``zones/errors.conf``), but every
+    # zone's check says the same; the decisive line is the verdict, whichever zone it names
+    decisive=["unbound-checkconf: no errors in zones/"],
 )
 def _unbound(root: Path) -> bytes:
     names = [*WORDS, "failed-jobs", "fatal-alerts", "exceptions-api", "error-pages", "errors"]
