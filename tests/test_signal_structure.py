@@ -677,3 +677,22 @@ def test_counts_of_matched_missed_and_ignored_lines_are_a_summary() -> None:
     lines[40:40] = ["", "Lines: 20000 lines, 8333 ignored, 4167 matched, 7500 missed", "", "|- Matched line(s):"]
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=600)
     assert "Lines: 20000 lines, 8333 ignored, 4167 matched, 7500 missed" in preview
+
+
+def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_leave_alone() -> None:
+    import gzip
+    import json
+    from pathlib import Path
+
+    from offloader.signal._patterns import HEALTHY, without_healthy
+    from offloader.signal._rank import _NAME_HINT, _NAMES
+
+    corpus = Path(__file__).parent / "corpus"
+    lines = {"No Errors found", "0 FAILED", "Failures: 0", "error budget", "WITHOUT FAILURES", "a.py:3", "x\\y"}
+    for name in sorted(json.loads((corpus / "labels.json").read_text()))[::5]:
+        text = gzip.decompress((corpus / "outputs" / f"{name}.txt.gz").read_bytes()).decode("utf-8", "replace")
+        lines.update(text.splitlines()[:400])
+    for line in lines:
+        assert without_healthy(line) == HEALTHY.sub(" ", line), line
+        if not _NAME_HINT.search(line):
+            assert _NAMES.sub(" ", line) == line, line

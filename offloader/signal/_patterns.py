@@ -32,6 +32,7 @@ import re2  # type: ignore[import-untyped]
 __all__ = [
     "CLEAN_VERDICT",
     "HEALTHY",
+    "HEALTHY_WORDS",
     "LEVEL_WORDS",
     "PRIORS",
     "TOOL_DIAGNOSTIC",
@@ -39,6 +40,7 @@ __all__ = [
     "Scanner",
     "classify",
     "make_scanner",
+    "without_healthy",
 ]
 
 _log = logging.getLogger("offloader.signal")
@@ -196,6 +198,44 @@ HEALTHY = re.compile(
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
 )
+#: Every match of HEALTHY holds one of these (casefolded): a line without any is left as it is, unread.
+HEALTHY_WORDS = (
+    "fail",
+    "error",
+    "problem",
+    "issue",
+    "warning",
+    "vulnerabilit",
+    "incorrect",
+    "rejected",
+    "broken",
+    "cancelled",
+)
+
+
+#: ... and a zero before a word boundary, ``no ``, ``without `` or a lower-case ``error ``/``failure ``.
+_ZERO = re.compile(r"0\b")
+
+
+def without_healthy(text: str) -> str:
+    """``text`` with its healthy zero counts and accounting of errors (HEALTHY) blanked out.
+
+    HEALTHY is tried only on lines that hold what every match of it holds (checked by a test):
+    it starts at a word boundary, which Python's ``re`` tries at every character (about 50 µs on
+    a 130-character log line, against about 2 µs for these checks)."""
+    folded = text.casefold()
+    if not any(word in folded for word in HEALTHY_WORDS):
+        return text
+    if (
+        _ZERO.search(text) is None
+        and "no " not in folded
+        and "without " not in folded
+        and "error " not in text
+        and "failure " not in text
+    ):
+        return text
+    return HEALTHY.sub(" ", text)
+
 
 #: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log
 #: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from ._patterns import CLEAN_VERDICT, HEALTHY, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify
+from ._patterns import CLEAN_VERDICT, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import in_running_prose
 from ._scan import Scan
 
@@ -71,6 +71,8 @@ _NAMES = re.compile(
     rf"{_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
 )
+#: Every match of _NAMES holds a slash, a backslash or a dot before a lower-case letter.
+_NAME_HINT = re.compile(r"[/\\]|\.[a-z]")
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
@@ -273,7 +275,9 @@ def weights(
     ``memo`` keeps them by the text left once healthy zeros and names are removed: lines that
     differ only in their paths (``po/cs/refunds.po:2: warning: ...``) are classified once.
     """
-    cleaned = _NAMES.sub(" ", HEALTHY.sub(" ", text))
+    cleaned = without_healthy(text)
+    if _NAME_HINT.search(cleaned):
+        cleaned = _NAMES.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:
