@@ -696,3 +696,12 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
         assert without_healthy(line) == HEALTHY.sub(" ", line), line
         if not _NAME_HINT.search(line):
             assert _NAMES.sub(" ", line) == line, line
+
+
+def test_an_exception_class_named_with_its_module_is_no_failure_label() -> None:
+    lines = [f"     |  method_{i}(self, /, *args, **kwargs)" for i in range(300)]
+    lines[120] = "     |  Methods inherited from builtins.Exception:"
+    lines[200] = "     |  Static methods inherited from builtins.Exception:"
+    text = "\n".join(lines) + "\n"
+    assert not read_signal(text).failing
+    assert read_signal(text.replace("builtins.Exception:", "Exception: worker stopped")).failing

@@ -119,7 +119,8 @@ LEVEL_WORDS = re.compile(
 
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
-    Prior(r"\b(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
+    # a label, not the last part of a dotted name (``Methods inherited from builtins.Exception:``)
+    Prior(r"(^|[^.\w])(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
     # a level in brackets, after a time or not ("[error]", "[05:17:44 ERR]")
     Prior(r"\[([0-9][0-9:.T -]* )?(error|err|fatal|ftl|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
     # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
