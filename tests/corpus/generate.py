@@ -35,6 +35,8 @@ lighttpd (Debian ``prometheus``, ``prometheus-alertmanager``, ``mosquitto``, ``m
 ``fail2ban``, ``unbound``, ``slapd``, ``etcd-server``, ``etcd-client``, ``caddy``, ``lighttpd``), with psql and pgbench.
 scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-jsonschema, pyflakes,
 interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
+Node.js with npm (Debian ``nodejs``, ``npm``) for the front-end tools of unseen-18 (stylelint, htmlhint,
+jshint, tap, sass, lessc, ajv-cli, vite, commitlint, tsx, swc), installed from the npm registry.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -50,6 +52,7 @@ import time
 from pathlib import Path
 
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
+import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
