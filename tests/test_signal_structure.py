@@ -705,3 +705,40 @@ def test_an_exception_class_named_with_its_module_is_no_failure_label() -> None:
     text = "\n".join(lines) + "\n"
     assert not read_signal(text).failing
     assert read_signal(text.replace("builtins.Exception:", "Exception: worker stopped")).failing
+
+
+def _htmlhint_loop(report: list[str]) -> list[str]:
+    lines: list[str] = []
+    for i in range(300):
+        lines += [f"htmlhint templates/t-{i:03d}.html", "", "   Config loaded: /tmp/work/.htmlhintrc", ""]
+        lines.append("Scanned 1 files, no errors found (<t>).")
+    lines[754:754] = report  # after the 151st file's config line and the blank line under it
+    return lines
+
+
+def test_an_indented_finding_brings_the_less_indented_path_it_hangs_from() -> None:
+    report = [
+        "   /tmp/work/templates/refunds/partial-refund.html",
+        '      L11 |      <img src="/static/refunds.png">',
+        "                     ^ An alt attribute must be present on <img> elements. (alt-require)",
+    ]
+    assert _context_of(_htmlhint_loop(report), 756) == [755]
+
+
+def test_a_summary_that_counts_failures_is_failure_evidence() -> None:
+    lines = _htmlhint_loop(["Scanned 1 files, found 2 errors in 1 files (<t>)"])
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_failure_that_names_its_file_still_brings_the_loop_header_above_it() -> None:
+    lines: list[str] = []
+    for i in range(80):
+        lines += [
+            f"== lessc styles/panel-{i:02d}.less",
+            *[f".panel-{i} .row-{k} {{ padding: {k}px; }}" for k in range(8)],
+        ]
+    lines[400:400] = [
+        "== lessc styles/checkout.less",
+        "NameError: variable @brand-primery is undefined in /tmp/work/styles/checkout.less on line 8, column 12:",
+    ]
+    assert _context_of(lines, 402)[:1] == [401]

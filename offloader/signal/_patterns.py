@@ -31,6 +31,7 @@ import re2  # type: ignore[import-untyped]
 
 __all__ = [
     "CLEAN_VERDICT",
+    "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
     "LEVEL_WORDS",
@@ -237,6 +238,10 @@ def without_healthy(text: str) -> str:
         return text
     return HEALTHY.sub(" ", text)
 
+
+#: A count of failures in a summary (``found 2 errors in 1 files``): once healthy zeros are removed, the
+#: summary names failures, as ``2399 ok, 1 failed`` does.
+FAILURE_COUNT = re.compile(rf"(?i)\b{_NUM} (errors?|failures?|incorrect|rejected)\b")
 
 #: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log
 #: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.

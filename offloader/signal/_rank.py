@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from ._patterns import CLEAN_VERDICT, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify, without_healthy
+from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import in_running_prose
 from ._scan import Scan
 
@@ -45,6 +45,8 @@ FAILURE_WEIGHT = 3.0
 #: What a later occurrence of a failure that is said only a few times scores when it says something else
 #: (a second schema error of the same shape, another column): after every first occurrence, before the tail.
 RESTATED_FAILURE_SCORE = 0.5
+#: The failure weight of a summary that counts failures (``found 2 errors``): as ``1 failed`` weighs.
+COUNTED_FAILURE = 2.5
 #: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
 #: word in prose, below a one-off line.
 PROSE_SCORE = 1.2
@@ -300,6 +302,8 @@ def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
             word = max(word, prior.weight)
         elif prior.kind == "warn":
             warn = max(warn, prior.weight)
+    if summary and not fail and FAILURE_COUNT.search(cleaned):
+        fail = COUNTED_FAILURE
     return fail, summary, word, warn
 
 
@@ -465,7 +469,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_diff_file(scan, unit)
     elif _TRACEBACK.match(text):
         _add_traceback_end(scan, unit)
-    elif not unit.context and not _SAYS_WHERE.search(text):
+    elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
@@ -499,13 +503,21 @@ def _indent(line: str) -> int:
 
 def _add_heading(scan: Scan, unit: Unit) -> None:
     """The unindented line an indented line's block hangs from (a file name over its findings),
-    when the lines between are all indented and none is blank."""
+    when the lines between are all indented and none is blank; else, where a blank line comes
+    first, the nearest line above that is indented less (htmlhint's indented path over its
+    findings)."""
+    indent = _indent(_text(scan, (unit.start, unit.end)))
+    nearer: tuple[int, int, int] | None = None
     for back, bounds, prev in _lines_before(scan, unit.start, HEADING_REACH):
         if not prev.strip():
-            return
+            break
         if _indent(prev) == 0:
             unit.context.append((unit.lineno - back, *bounds))
             return
+        if nearer is None and _indent(prev) < indent:
+            nearer = (unit.lineno - back, *bounds)
+    if nearer is not None:
+        unit.context.append(nearer)
 
 
 def _add_diff_file(scan: Scan, unit: Unit) -> None:
@@ -533,8 +545,9 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
 
 
 def _add_named_line_before(scan: Scan, unit: Unit) -> None:
-    """The line just before a report that names no file, or past one blank line, when that line
-    names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``); or, over
+    """The line just before a report that names no file, or any failure, or past one blank line, when
+    that line names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``, a
+    loop's ``== lessc styles/checkout.less`` over an error that names the file again); or, over
     the source excerpt and caret a compiler prints between them (indented lines, a blank line), its location line
     (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
     excerpt: list[tuple[int, int, int]] = []
