@@ -742,3 +742,22 @@ def test_a_failure_that_names_its_file_still_brings_the_loop_header_above_it() -
         "NameError: variable @brand-primery is undefined in /tmp/work/styles/checkout.less on line 8, column 12:",
     ]
     assert _context_of(lines, 402)[:1] == [401]
+
+
+def test_a_failure_sentence_over_a_short_status_line_is_still_failure_evidence() -> None:
+    lines = [f"step {i} ok" for i in range(1, 3001)]
+    lines[1500] = "Traceback (most recent call last): boom"
+    assert read_signal("\n".join(lines) + "\n").failing
+    lines[1500] = "error from the upstream payment gateway for the batch"
+    lines[1499] = "Starting the payment worker for the orders queue now"
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_sentence_that_introduces_what_follows_is_never_prose() -> None:
+    lines = [f"checked order {i}" for i in range(3000)]
+    lines[1500:1500] = [
+        "Ran all of the tests in the billing suite today",
+        "The following tests failed:",
+        "  test_refund",
+    ]
+    assert read_signal("\n".join(lines) + "\n").failing

@@ -25,6 +25,8 @@ SENTENCE_WORDS = 5
 #: ... and at least this share of its tokens are plain words.
 WORD_SHARE = 0.85
 _ENDS_SENTENCE = (".", ":", "!", "?")
+#: A line that a sentence goes on from is at least this long: a paragraph is wrapped near a column.
+WRAPPED_CHARS = 60
 
 
 def _indent(line: str) -> int:
@@ -46,24 +48,41 @@ def _sentence(line: str) -> bool:
 
 
 def _sentence_end(line: str) -> bool:
-    """Whether ``line`` goes on from a line above: plain words, but for one token at most, the first
-    in lower case (``conflict.``, ``return with exit code 63.``)."""
+    """Whether ``line`` ends a sentence begun above: plain words, but for one token at most, the first
+    in lower case, and a full stop (``conflict.``, ``return with exit code 63.``)."""
     tokens = line.split()
     if not tokens or not tokens[0][:1].islower() or tokens[0].endswith(":") or not _plain(tokens[0]):
+        return False
+    if not tokens[-1].endswith("."):
         return False
     return len(tokens) - sum(map(_plain, tokens)) <= (1 if len(tokens) >= 3 else 0)
 
 
+def _continued(line: str) -> bool:
+    """Whether ``line`` breaks off mid-sentence where a wrapped paragraph's line does: long (a
+    paragraph is wrapped near a column), not ending a sentence."""
+    return len(line.rstrip()) >= WRAPPED_CHARS and not line.rstrip().endswith(_ENDS_SENTENCE)
+
+
 def in_running_prose(line: str, before: str, after: str) -> bool:
-    """Whether ``line``, between ``before`` and ``after``, is part of a wrapped paragraph of prose."""
+    """Whether ``line``, between ``before`` and ``after``, is part of a wrapped paragraph of prose:
+    a sentence goes on across the line break above it or below it.
+
+    Never a line that ends in a colon: it introduces what follows (``Traceback (most recent call
+    last):``, ``The following tests failed:``), as a report does. Lines that are each a whole
+    sentence (a script's ``echo`` lines) are not a paragraph: nothing goes on across their breaks."""
+    if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
+        return False
     indent = _indent(line)
-    if _sentence(line):
-        return any(_sentence(other) and _indent(other) == indent for other in (before, after)) or (
-            _sentence_end(after) and _indent(after) == indent and not line.rstrip().endswith(_ENDS_SENTENCE)
-        )
-    return (
-        _sentence_end(line)
-        and _sentence(before)
-        and _indent(before) == indent
-        and not before.rstrip().endswith(_ENDS_SENTENCE)
+    goes_on_from_above = (
+        line.split()[0][:1].islower() and _sentence(before) and _indent(before) == indent and _continued(before)
     )
+    goes_on_below = (
+        _sentence(line)
+        and _continued(line)
+        and _indent(after) == indent
+        and after.split()[:1] != []
+        and after.split()[0][:1].islower()
+        and (_sentence(after) or _sentence_end(after))
+    )
+    return goes_on_from_above or goes_on_below
