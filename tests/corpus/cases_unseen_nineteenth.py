@@ -21,16 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from _harness import PY, WORDS, case, scrub, sh, write
+from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-19"
 
 _DURATION = r"sed -E 's/[0-9]+\.[0-9]+ sec/<t> sec/g'"
-
-
-def _pip_tool(root: Path, *requirements: str) -> str:
-    """Install ``requirements`` into ``root/tools``; the environment prefix that runs them."""
-    sh(f"{PY} -m pip install -q --no-cache-dir --target {root / 'tools'} {' '.join(requirements)}", root)
-    return f"PYTHONPATH={root / 'tools'} PATH={root / 'tools' / 'bin'}:$PATH"
 
 
 # ---------------------------------------------------------------- Haskell

@@ -25,14 +25,9 @@ import json
 from pathlib import Path
 
 from _harness import PY, WORDS, case, scrub, sh, write
+from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-16"
-
-
-def _pip_tool(root: Path, *requirements: str) -> str:
-    """Install ``requirements`` into ``root/tools``; the environment prefix that runs them."""
-    sh(f"{PY} -m pip install -q --no-cache-dir --target {root / 'tools'} {' '.join(requirements)}", root)
-    return f"PYTHONPATH={root / 'tools'} PATH={root / 'tools' / 'bin'}:$PATH"
 
 
 # ---------------------------------------------------------------- LaTeX
