@@ -4,10 +4,10 @@ A manual page, a ``--help`` text or a rendered document says "returns a non-zero
 or "the merge is aborted" in the middle of sentences that wrap over several lines of the same
 indentation. A tool reports a failure differently: under a label (``error:``, ``ERROR``,
 ``npm ERR!``, ``ValueError:``), at a location (``file:12:``), or on a terse line of its own
-among lines that are not sentences. A line is in running prose when it is a sentence of plain
-words with a neighbour of the same indentation that is one too, or that goes on to the end of
-the sentence on the line below; or when it ends a sentence that the line above, a sentence of
-the same indentation, left unfinished.
+among lines that are not sentences. A line is in running prose when a sentence goes on across
+its line break, at one indentation: from a long line above that does not end a sentence into
+this one, which starts in lower case; or from this long line into one below that starts in
+lower case.
 """
 
 from __future__ import annotations
@@ -47,11 +47,16 @@ def _sentence(line: str) -> bool:
     return sum(map(_plain, tokens)) >= WORD_SHARE * len(tokens)
 
 
+def _starts_lower(line: str) -> bool:
+    """Whether ``line``'s first word starts in lower case (it goes on from the line above)."""
+    return line.lstrip()[:1].islower()
+
+
 def _sentence_end(line: str) -> bool:
     """Whether ``line`` ends a sentence begun above: plain words, but for one token at most, the first
     in lower case, and a full stop (``conflict.``, ``return with exit code 63.``)."""
     tokens = line.split()
-    if not tokens or not tokens[0][:1].islower() or tokens[0].endswith(":") or not _plain(tokens[0]):
+    if not tokens or not _starts_lower(line) or tokens[0].endswith(":") or not _plain(tokens[0]):
         return False
     if not tokens[-1].endswith("."):
         return False
@@ -74,15 +79,12 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
     if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
         return False
     indent = _indent(line)
-    goes_on_from_above = (
-        line.split()[0][:1].islower() and _sentence(before) and _indent(before) == indent and _continued(before)
-    )
+    goes_on_from_above = _starts_lower(line) and _sentence(before) and _indent(before) == indent and _continued(before)
     goes_on_below = (
         _sentence(line)
         and _continued(line)
         and _indent(after) == indent
-        and after.split()[:1] != []
-        and after.split()[0][:1].islower()
+        and _starts_lower(after)
         and (_sentence(after) or _sentence_end(after))
     )
     return goes_on_from_above or goes_on_below

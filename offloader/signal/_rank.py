@@ -184,7 +184,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     seen: Counter[tuple[str, tuple[float, ...]]] = Counter()
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
-    said: set[str] = set()  # the failure lines shown so far, digits zeroed
+    said: set[str] = set()  # the failure lines met so far, digits zeroed
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     for i, (lineno, start, end, focus, text) in enumerate(rows):
