@@ -761,3 +761,34 @@ def test_a_sentence_that_introduces_what_follows_is_never_prose() -> None:
         "  test_refund",
     ]
     assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_prior_is_line_start_only_when_every_top_level_alternative_starts_with_a_caret() -> None:
+    from offloader.signal._patterns import Prior
+
+    def only(pattern: str) -> bool:
+        return Prior(pattern, "fail", 1.0).line_start_only
+
+    assert only(r"^make: \*\*\*") and only(r"^(E|F)(:| {2,})|^(error|fatal) ")
+    assert only(r"^x[|]y|^z") and only(r"^a\|b") and only(r"^[]|]x|^y") and only(r"^[^]|]x")
+    assert not only(r"^error:|\bfailed\b") and not only(r"(^[ \t]*|: )Error:") and not only(r"Caused by")
+
+
+def test_the_json_excerpt_scan_finds_every_failure_line_embedded_in_compact_json() -> None:
+    # Compact JSON has no line start inside it, so the scan for its excerpts leaves out the priors
+    # anchored at one; embedded in JSON, every decisive line of the corpus is found all the same.
+    import json
+    from pathlib import Path
+
+    from offloader.signal._patterns import make_scanner
+
+    labels = json.loads((Path(__file__).parent / "corpus" / "labels.json").read_text())
+    lines = [line for label in labels.values() for line in label["decisive"]]
+    full = make_scanner(failures_only=True)
+    reduced = make_scanner(failures_only=True, line_starts=False)
+    glog = b"I0501 10:00:00 ok\nE0501 10:00:01 disk full\n"  # a glog line: found only by its line start
+    assert full.offsets(glog) and not reduced.offsets(glog)
+    for line in lines:
+        for doc in ({"log": line}, [{"id": 7, "message": line}], {line: 1}):
+            data = json.dumps(doc).encode()
+            assert sorted(set(reduced.offsets(data))) == sorted(set(full.offsets(data))), data

@@ -29,7 +29,7 @@ def json_excerpts(data: Any, skip: int, limit: int) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     seen: set[str] = set()
     last = -1
-    for end in sorted(make_scanner(failures_only=True).offsets(data)):
+    for end in sorted(make_scanner(failures_only=True, line_starts=False).offsets(data)):
         if end <= max(skip, last) or len(found) >= limit:
             continue
         lo = data.rfind(b"{", max(0, end - REACH), end)

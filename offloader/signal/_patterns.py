@@ -54,6 +54,39 @@ class Prior:
     weight: float
     caseless: bool = True
 
+    @property
+    def line_start_only(self) -> bool:
+        """Whether every alternative of the pattern starts with ``^`` (it matches at a line start or nowhere)."""
+        return all(alternative.startswith("^") for alternative in _top_level_alternatives(self.pattern))
+
+
+def _top_level_alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at the ``|`` outside groups and character classes."""
+    parts: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]" or pattern[i + 1 : i + 3] == "^]":  # a "]" first is a member
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
 
 _NUM = r"[0-9][0-9,]*"
 
@@ -385,18 +418,25 @@ class Scanner:
         return self._scan(data)
 
 
-def _sources(mark: bytes | None, failures_only: bool = False) -> list[tuple[bytes, bool]]:
-    """(pattern, caseless) for the scanner: every prior (or the failure priors), and the stream mark."""
-    out = [(p.pattern.encode(), p.caseless) for p in PRIORS if not failures_only or p.kind == "fail"]
+def _sources(mark: bytes | None, failures_only: bool = False, line_starts: bool = True) -> list[tuple[bytes, bool]]:
+    """(pattern, caseless) for the scanner: every prior (or the failure priors), and the stream mark.
+
+    ``line_starts=False`` leaves out the priors that match only at a line start.
+    """
+    out = [
+        (p.pattern.encode(), p.caseless)
+        for p in PRIORS
+        if (not failures_only or p.kind == "fail") and (line_starts or not p.line_start_only)
+    ]
     if mark:
         out.append((b"^" + re.escape(mark), False))
     return out
 
 
-def _hyperscan_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
+def _hyperscan_scanner(mark: bytes | None, failures_only: bool, line_starts: bool) -> Scanner:
     import hyperscan
 
-    sources = _sources(mark, failures_only)
+    sources = _sources(mark, failures_only, line_starts)
     flags = []
     for _, caseless in sources:
         flag = hyperscan.HS_FLAG_MULTILINE
@@ -429,8 +469,8 @@ def _hyperscan_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
     return Scanner("hyperscan", scan)
 
 
-def _re2_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
-    sources = _sources(mark, failures_only)
+def _re2_scanner(mark: bytes | None, failures_only: bool, line_starts: bool) -> Scanner:
+    sources = _sources(mark, failures_only, line_starts)
     source = b"|".join(b"(?i:" + s + b")" if caseless else b"(?:" + s + b")" for s, caseless in sources)
     pattern = re2.compile(b"(?m)" + source)
 
@@ -441,16 +481,21 @@ def _re2_scanner(mark: bytes | None, failures_only: bool) -> Scanner:
 
 
 @functools.lru_cache(maxsize=8)
-def make_scanner(engine: str | None = None, mark: bytes | None = None, *, failures_only: bool = False) -> Scanner:
+def make_scanner(
+    engine: str | None = None, mark: bytes | None = None, *, failures_only: bool = False, line_starts: bool = True
+) -> Scanner:
     """The fastest scanner available (``engine`` forces ``"hyperscan"`` or ``"re2"``).
 
     ``mark`` (a stream mark such as ``b"[stderr] "``) makes every line starting with it a candidate;
-    ``failures_only`` scans for the failure priors alone (fewer patterns, faster).
+    ``failures_only`` scans for the failure priors alone (fewer patterns, faster); ``line_starts=False``
+    leaves out the priors anchored at a line start, for text that has (almost) none, such as compact
+    JSON: those cost the most to scan for (Hyperscan follows a ``^prog: .*word`` prior along the
+    whole line to know where it started).
     """
     if engine == "re2":
-        return _re2_scanner(mark, failures_only)
+        return _re2_scanner(mark, failures_only, line_starts)
     try:
-        return _hyperscan_scanner(mark, failures_only)
+        return _hyperscan_scanner(mark, failures_only, line_starts)
     except ImportError:
         if engine == "hyperscan":
             raise
@@ -458,4 +503,4 @@ def make_scanner(engine: str | None = None, mark: bytes | None = None, *, failur
         if engine == "hyperscan":
             raise
         _log.warning("hyperscan could not compile the signal patterns; scanning with RE2", exc_info=True)
-    return _re2_scanner(mark, failures_only)
+    return _re2_scanner(mark, failures_only, line_starts)
