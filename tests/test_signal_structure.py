@@ -792,3 +792,96 @@ def test_the_json_excerpt_scan_finds_every_failure_line_embedded_in_compact_json
         for doc in ({"log": line}, [{"id": 7, "message": line}], {line: 1}):
             data = json.dumps(doc).encode()
             assert sorted(set(reduced.offsets(data))) == sorted(set(full.offsets(data))), data
+
+
+_MANUAL_FOOTER = "Ledger 2.4.1                      2026-03-14                     LEDGER-MERGE(1)"
+
+
+def _rendered_manual(body: list[str], *, footer: str = _MANUAL_FOOTER) -> str:
+    lines = [
+        "LEDGER-MERGE(1)                  Ledger Manual                 LEDGER-MERGE(1)",
+        "",
+        "NAME",
+        "       ledger-merge - Join the entries of two ledgers",
+        "",
+        "DESCRIPTION",
+        *[f"       Entry {i} of the journal is kept until the next review of the branch." for i in range(60)],
+        "",
+        "EXAMPLES",
+        *body,
+        "",
+        footer,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+_MANUAL_EXAMPLES = [
+    "           $ ledger merge --into main empty-branch",
+    "           fatal: Refusing to merge an empty ledger.",
+    "",
+    "EXIT STATUS",
+    "       3      Fatal error: out of memory etc.",
+]
+
+
+def test_examples_and_code_tables_in_a_rendered_manual_page_are_not_failure_evidence() -> None:
+    assert not read_signal(_rendered_manual(_MANUAL_EXAMPLES)).failing
+    unframed = _rendered_manual(_MANUAL_EXAMPLES).split("\n", 1)[1]  # the same lines without the header
+    assert read_signal(unframed).failing
+
+
+def test_a_failure_after_a_manual_pages_footer_is_still_failure_evidence() -> None:
+    text = _rendered_manual(_MANUAL_EXAMPLES) + "fatal: not a ledger repository (or any parent)\n"
+    assert read_signal(text).failing
+
+
+def test_a_manual_header_without_a_footer_of_the_same_title_frames_no_page() -> None:
+    text = _rendered_manual(_MANUAL_EXAMPLES, footer="Ledger 2.4.1                      2026-03-14")
+    assert read_signal(text).failing
+
+
+def _help_text(block: list[str]) -> str:
+    options = [f"  --ledger-{i}=<path>          Read the journal of ledger {i} from this file." for i in range(80)]
+    head = ["usage: ledger [-h] [--quiet] [--ledger-N=<path>]", "", "options:"]
+    return "\n".join([*head, *options[:40], *block, *options[40:]]) + "\n"
+
+
+def test_an_options_own_line_and_the_lines_under_it_are_not_failure_evidence() -> None:
+    pip_style = [
+        "  -q, --quiet                 Give less output. Option is additive, and can be",
+        "                              used up to 3 times (corresponding to WARNING,",
+        "                              FATAL error: out of memory levels).",
+    ]
+    option_line = ["  --query.timeout=2m          Maximum time a query may take before being aborted."]
+    go_style = [
+        "  --log-package-levels ''",
+        "    Each package has its own level (eg: 'etcdmain=FATAL,etcdserver=DEBUG').",
+    ]
+    for block in (pip_style, option_line, go_style):
+        assert not read_signal(_help_text(block)).failing, block
+
+
+def test_a_failure_under_a_description_but_not_at_its_column_is_still_failure_evidence() -> None:
+    block = [
+        "  -q, --quiet                 Give less output.",
+        "      FATAL error: out of memory while reading the journal",
+    ]
+    assert read_signal(_help_text(block)).failing
+
+
+def test_an_indented_line_naming_three_levels_lists_them_and_a_report_names_one() -> None:
+    listing = [
+        "    set loglevel <LEVEL>      sets the logging level.",
+        "",
+        "  Levels: CRITICAL, ERROR, WARNING, NOTICE",
+    ]
+    assert not read_signal(_help_text(listing)).failing
+    report = ["", "  CRITICAL: the journal of ledger 7 is corrupt, at WARNING level since boot"]
+    assert read_signal(_help_text(report)).failing
+
+
+def test_a_usage_synopsis_is_no_programs_diagnostic() -> None:
+    lines = [f"ledger {i} settled" for i in range(100)]
+    synopsis = "usage: stubtest [-h] [--ignore-missing-stub] [--concise]"
+    assert not read_signal("\n".join([synopsis, *lines]) + "\n").failing
+    assert read_signal("\n".join(["stubtest: the stub is missing from the journal", *lines]) + "\n").failing

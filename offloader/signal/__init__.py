@@ -14,7 +14,10 @@ How a line earns its place (see ``docs/concepts/previews.md``):
 * **structure**: an exception line brings its last frame, a compiler error its
   caret and location lines, an assertion its got/want lines;
 * **position and streams**: the head and the tail, the first occurrence of an
-  error, the last occurrence of a summary, lines known to come from stderr.
+  error, the last occurrence of a summary, lines known to come from stderr;
+* **documents** (``_prose``, ``_manual``, ``_reference``): a wrapped paragraph, a
+  rendered manual page, an option's description and a list of levels talk about
+  failures; what they say is ranked, never counted as a failure.
 
 JSON is read only as far as the preview needs (``_json``); binary output is
 described, never copied into the preview.

@@ -34,7 +34,7 @@ __all__ = [
     "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
-    "LEVEL_WORDS",
+    "NOT_A_PROGRAM",
     "PRIORS",
     "TOOL_DIAGNOSTIC",
     "Prior",
@@ -133,7 +133,7 @@ _TOOL_VERDICTS = (
 )
 
 #: A program's diagnostic: its name starts the line, then what went wrong. A level word in
-#: the name's place (``warning: invalid ...``) is no program (see :data:`LEVEL_WORDS`).
+#: the name's place (``warning: invalid ...``) is no program, nor is ``usage:`` (see :data:`NOT_A_PROGRAM`).
 _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``
 TOOL_DIAGNOSTIC = Prior(
     rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
@@ -144,10 +144,11 @@ TOOL_DIAGNOSTIC = Prior(
     caseless=False,
 )
 #: A level word where a program's name would be (``warning: invalid ...``), or right after it
-#: (``cc1: warning: command-line option ... is invalid``): a level, not a program's diagnostic.
-LEVEL_WORDS = re.compile(
+#: (``cc1: warning: command-line option ... is invalid``): a level, not a program's diagnostic;
+#: and ``usage:``, which heads a synopsis (``usage: stubtest [--ignore-missing-stub]``).
+NOT_A_PROGRAM = re.compile(
     rf"^({_PROGRAM} *)?(warn|warning|note|info|hint|help|debug|trace|notice|tip|remark|"
-    r"deprecated)\b",
+    r"deprecated|usage)\b",
     re.IGNORECASE,
 )
 

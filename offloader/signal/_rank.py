@@ -16,8 +16,10 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, LEVEL_WORDS, TOOL_DIAGNOSTIC, classify, without_healthy
+from ._manual import manual_span
+from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import in_running_prose
+from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
@@ -187,6 +189,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     said: set[str] = set()  # the failure lines met so far, digits zeroed
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
+    manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -205,7 +208,11 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
-        if unit.failure and _in_prose(scan, start, end, text):
+        if unit.failure and (
+            (manual is not None and manual[0] <= start < manual[1])
+            or _in_prose(scan, start, end, text)
+            or _in_reference(scan, start, text)
+        ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and unit.kind == "fail":
             zeroed = text.translate(_ZERO_DIGIT_CHARS)
@@ -292,7 +299,7 @@ def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
     """``weights`` of a line whose healthy zeros and names are already removed."""
     fail = summary = word = warn = 0.0
     for prior, _ in classify(cleaned):
-        if prior is TOOL_DIAGNOSTIC and LEVEL_WORDS.match(cleaned):
+        if prior is TOOL_DIAGNOSTIC and NOT_A_PROGRAM.match(cleaned):
             continue  # ``warning: invalid value, using the default``: a level, not a program
         if prior.kind == "fail":
             fail = max(fail, prior.weight)
@@ -418,6 +425,13 @@ def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
     """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose."""
     before, after = _line_before(scan, start), _line_after(scan, end)
     return in_running_prose(text, _text(scan, before) if before else "", _text(scan, after) if after else "")
+
+
+def _in_reference(scan: Scan, start: int, text: str) -> bool:
+    """Whether the line starting at ``start`` (shown as ``text``) describes an option or lists levels."""
+    if lists_levels(text):
+        return True
+    return describes_option(text, (upper for _, _, upper in _lines_before(scan, start, DESCRIPTION_REACH)))
 
 
 def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:

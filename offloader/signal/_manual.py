@@ -1,0 +1,66 @@
+"""A rendered manual page is documentation: the failures it names are talk about failures.
+
+``man git-bundle`` shows ``fatal: Refusing to create empty bundle.`` as an example,
+``man pgrep`` a table of exit codes (``3   Fatal error: out of memory etc.``) and gcloud's
+pages lists of states and log levels (``SUCCEEDED, or FAILED state``,
+``root=FATAL,com.example=INFO``). None of it reports a failure of the run that printed it.
+
+A manual page as ``man`` renders it is framed: its first line, the header, ends with the
+page's title and section (``GIT-BUNDLE(1)   Git Manual   GIT-BUNDLE(1)``), its first section
+heading is ``NAME``, and its footer line ends with the same title. The lines from the header
+to the footer are the page; lines outside it (a command that ran after ``man`` in the same
+script) are read as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["manual_span"]
+
+#: A page's title and section, as its header and footer show them: ``GIT-BUNDLE(1)``, ``ssl(3ssl)``,
+#: ``Tcl_Eval(3tcl)``, ``after(n)``.
+_TITLE = rb"[\w.:+@-]+\((?:[0-9][\w]{0,8}|n|l)\)"
+_HEADER = re.compile(rb".*?(" + _TITLE + rb")[ \t]*\r?")
+#: The page's first section heading, at the start of a line near the top.
+_NAME_HEADING = re.compile(rb"\n(NAME|Name)[ \t]*\r?\n")
+_FOOTER_TITLE = re.compile(rb"(" + _TITLE + rb")[ \t]*\r?$")
+#: The header is the first line that is not blank, within this many bytes of the start.
+HEADER_REACH = 512
+#: At most this many lines that end like a footer are tried, from the last one upwards.
+FOOTER_TRIES = 8
+
+
+def manual_span(data: Any, size: int) -> tuple[int, int] | None:
+    """The byte range ``[start, end)`` of the manual page that ``data[:size]`` begins with, or None.
+
+    The range runs from the header line to the end of the footer line: the last line that
+    ends with the title the header ends with (a title too long for the header overlaps the
+    one before it, so the header only needs to end with the footer's title).
+    """
+    head = bytes(data[: min(size, HEADER_REACH)])
+    start = len(head) - len(head.lstrip(b" \t\r\n"))
+    line_end = head.find(b"\n", start)
+    if line_end < 0:
+        return None
+    header = _HEADER.fullmatch(head, start, line_end)
+    if header is None:
+        return None
+    if _NAME_HEADING.search(head, line_end) is None:
+        return None
+    title = header.group(1)
+    section = title[title.rindex(b"(") :]
+    stop = size
+    for _ in range(FOOTER_TRIES):
+        found = data.rfind(section, line_end, stop)
+        if found < 0:
+            return None
+        begin = data.rfind(b"\n", line_end, found) + 1
+        end = data.find(b"\n", found, size)
+        end = size if end < 0 else end
+        footer = _FOOTER_TITLE.search(bytes(data[begin:end]))
+        if footer is not None and title.endswith(footer.group(1)):
+            return start, end
+        stop = found
+    return None
