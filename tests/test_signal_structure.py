@@ -869,15 +869,18 @@ def test_a_failure_under_a_description_but_not_at_its_column_is_still_failure_ev
     assert read_signal(_help_text(block)).failing
 
 
-def test_an_indented_line_naming_three_levels_lists_them_and_a_report_names_one() -> None:
+def test_an_indented_line_naming_three_levels_lists_them_and_a_report_starts_with_its_level() -> None:
     listing = [
         "    set loglevel <LEVEL>      sets the logging level.",
         "",
         "  Levels: CRITICAL, ERROR, WARNING, NOTICE",
     ]
     assert not read_signal(_help_text(listing)).failing
-    report = ["", "  CRITICAL: the journal of ledger 7 is corrupt, at WARNING level since boot"]
-    assert read_signal(_help_text(report)).failing
+    for report in (
+        "  CRITICAL: the journal of ledger 7 is corrupt, at WARNING level since boot",
+        "  [ERROR] invalid level 'loud', expected one of debug, info, warning",
+    ):
+        assert read_signal(_help_text(["", report])).failing, report
 
 
 def test_a_usage_synopsis_is_no_programs_diagnostic() -> None:

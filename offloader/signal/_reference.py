@@ -8,9 +8,9 @@ printed it. Two shapes say so, whatever the program:
 * an option's description: the option line itself (indented, an option first, then its
   description after a gap of spaces, or nothing), and the lines that go on under it, at the
   column its description starts at or indented under an option line that has none;
-* a list of levels: an indented line that names three or more logging levels
-  (``Levels: CRITICAL, ERROR, WARNING,``, ``mapping => CRITICAL=0, ERROR=1, WARNING=2``).
-  A report names the one level it is at.
+* a list of levels: an indented line that names three or more logging levels and does not
+  start with one (``Levels: CRITICAL, ERROR, WARNING,``, ``mapping => CRITICAL=0, ERROR=1,
+  WARNING=2``). A report starts with the level it is at.
 """
 
 from __future__ import annotations
@@ -72,8 +72,9 @@ def describes_option(line: str, above: Iterable[str]) -> bool:
 
 
 def lists_levels(line: str) -> bool:
-    """Whether ``line`` is indented and names :data:`LISTED_LEVELS` or more logging levels."""
-    if _indent(line) == 0:
+    """Whether ``line`` is indented and names :data:`LISTED_LEVELS` or more logging levels, and no
+    level labels it (``ERROR: invalid level 'loud', expected one of debug, info, warning`` reports)."""
+    if _indent(line) == 0 or _LEVEL.match(line.lstrip(" \t[(<")) is not None:
         return False
     levels = {_LEVEL_NAMES.get(m.lower(), m.lower()) for m in _LEVEL.findall(line)}
     return len(levels) >= LISTED_LEVELS
