@@ -888,3 +888,79 @@ def test_a_usage_synopsis_is_no_programs_diagnostic() -> None:
     synopsis = "usage: stubtest [-h] [--ignore-missing-stub] [--concise]"
     assert not read_signal("\n".join([synopsis, *lines]) + "\n").failing
     assert read_signal("\n".join(["stubtest: the stub is missing from the journal", *lines]) + "\n").failing
+
+
+def _among_log_lines(lines: list[str]) -> str:
+    log = [f"worker {i % 8} settled batch {i} in {i % 90} ms" for i in range(300)]
+    return "\n".join([*log[:150], *lines, *log[150:]]) + "\n"
+
+
+_CODE_STATEMENTS = [
+    "        except Exception:",
+    '            raise SystemExit("error: %s" % (exc,))',
+    '        logger.debug("Exception: %s", ex)',
+    "    return ERROR",
+    "from ledger.status_codes import ERROR, SUCCESS",
+    "    if kind == '#ERROR':",
+    "        fail_msg = f'Got unexpected error: {error_code}'",
+    "    } catch (IOException failure) {",
+]
+
+
+def test_statements_of_source_code_are_not_failure_evidence() -> None:
+    for statement in _CODE_STATEMENTS:
+        assert not read_signal(_among_log_lines([statement])).failing, statement
+
+
+def test_reports_that_start_like_a_call_or_an_assignment_are_still_failure_evidence() -> None:
+    for report in (
+        "fork() failed: Resource temporarily unavailable",
+        "connect(): failed: Connection refused",
+        "status = FAILED",
+    ):
+        assert read_signal(_among_log_lines([report])).failing, report
+
+
+_SOURCE_BODY = [
+    "",
+    "def settle(ledger):",
+    '    """Settle every entry of ``ledger``.',
+    "",
+    "    Raises:",
+    "        ValueError: when the ledger is out of balance.",
+    '    """',
+    *[f"    total_{i} = ledger.entry({i}).amount" for i in range(200)],
+]
+
+
+def test_a_source_file_is_code_docstrings_and_comments_included() -> None:
+    body = "\n".join(_SOURCE_BODY) + "\n"
+    assert read_signal(body).failing  # the docstring's ``ValueError:`` line, read as a report
+    for start in ("#!/usr/bin/env python3", '"""The ledger."""', "import os", "# Copyright 2026 Ledger\n# MIT"):
+        assert not read_signal(start + "\n" + body).failing, start
+    numbered = "".join(f"{n:6}\t{line}\n" for n, line in enumerate(["#!/bin/sh", *_SOURCE_BODY], 1))
+    assert not read_signal(numbered).failing  # as ``cat -n`` shows it
+
+
+def test_a_go_builds_package_header_does_not_make_its_errors_a_source_file() -> None:
+    errors = "./ledger_test.go:12:3: undefined: entry\nFAIL\texample.com/ledger [build failed]"
+    for header in ("# example.com/ledger", "# command-line-arguments", "package example.com/a"):
+        assert read_signal(f"{header}\n{errors}\n").failing, header
+
+
+def test_a_markdown_file_is_a_document_but_a_heading_over_a_report_is_not_one() -> None:
+    body = [f"The ledger keeps entry {i} until the next review." for i in range(100)]
+    body[50] = "Error: Cannot find module 'ledger-core'"
+    document = "\n".join(["# Ledger: the journal", "", *body]) + "\n"
+    assert not read_signal(document).failing
+    assert read_signal(document.replace("journal\n\n", "journal\n", 1)).failing
+    assert read_signal(document.replace("# Ledger: the journal\n\n", "# Subtest: journal\n", 1)).failing
+
+
+def test_a_list_items_wrapped_sentence_is_prose_and_a_quotation_is_one_word_of_it() -> None:
+    notes = [f" * Entry {i} of the journal is now kept until the next review of it." for i in range(60)]
+    item = [
+        ' * "ledger merge --autostash" did not restore the stashed entries of the',
+        "   journal when the merge was aborted.",
+    ]
+    assert not read_signal("\n".join([*notes[:30], "", *item, "", *notes[30:]]) + "\n").failing

@@ -15,8 +15,9 @@ How a line earns its place (see ``docs/concepts/previews.md``):
   caret and location lines, an assertion its got/want lines;
 * **position and streams**: the head and the tail, the first occurrence of an
   error, the last occurrence of a summary, lines known to come from stderr;
-* **documents** (``_prose``, ``_manual``, ``_reference``): a wrapped paragraph, a
-  rendered manual page, an option's description and a list of levels talk about
+* **documents and code** (``_prose``, ``_documents``, ``_reference``, ``_code``): a
+  wrapped paragraph, a rendered manual page, a Markdown file, an option's description,
+  a list of levels, a statement of source code and a whole source file talk about
   failures; what they say is ranked, never counted as a failure.
 
 JSON is read only as far as the preview needs (``_json``); binary output is

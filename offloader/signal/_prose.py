@@ -7,7 +7,9 @@ indentation. A tool reports a failure differently: under a label (``error:``, ``
 among lines that are not sentences. A line is in running prose when a sentence goes on across
 its line break, at one indentation: from a long line above that does not end a sentence into
 this one, which starts in lower case; or from this long line into one below that starts in
-lower case.
+lower case. A list item's text starts after its marker (`` * ``, ``- ``, ``1. ``), at the column
+the lines it wraps onto start at, and a quotation (``"git rebase -i --autostash"``) is one word
+of its sentence, whatever it quotes.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ __all__ = ["in_running_prose"]
 #: A plain word, as prose writes them: letters (an initial capital at most), inner ``'`` or ``-``,
 #: an opening parenthesis, closing punctuation. Not a label (``ERROR``, ``ERR!``), a number, a path,
 #: an option (``--abort``) or code (``KillMode=``).
-_WORD = re.compile(r"\(?[A-Za-z][a-z]*(?:['’-][a-z]+)*[,.;:)?!]*")
+_WORD = re.compile(r"[(\"“‘]?[A-Za-z][a-z]*(?:['’-][a-z]+)*[\"”’]?[,.;:)?!]*[\"”’]?")
+#: A list item's marker: ``* ``, ``- ``, ``• ``, ``12. ``; the item's text, and the lines it wraps
+#: onto, start at the column after it.
+_BULLET = re.compile(r"[ ]*(?:[*+•-]|[0-9]{1,3}[.)])[ ]+(?=\S)")
+_OPENING = "\"'“‘("
+#: A quotation inside a sentence (``"git rebase -i --autostash"``, ``'unexpected_napi_ids'``) is one
+#: word of it, whatever it quotes.
+_QUOTATION = re.compile(r"\"[^\"]*\"|“[^”]*”|`[^`]*`|(?<!\w)'[^']*'(?!\w)")
 #: A sentence has at least this many words ...
 SENTENCE_WORDS = 5
 #: ... and at least this share of its tokens are plain words.
@@ -33,13 +42,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+def _tokens(line: str) -> list[str]:
+    """The words of ``line``, each quotation as one plain word."""
+    return _QUOTATION.sub("quoted", line).split()
+
+
 def _plain(token: str) -> bool:
     return _WORD.fullmatch(token) is not None
 
 
 def _sentence(line: str) -> bool:
     """Whether ``line`` is a sentence of plain words that no label starts."""
-    tokens = line.split()
+    tokens = _tokens(line)
     if len(tokens) < SENTENCE_WORDS or tokens[0].endswith(":"):
         return False
     if not (_plain(tokens[0]) and _plain(tokens[1])):  # ``npm ERR! ...``, ``E   ...``, ``27  Out of memory``
@@ -49,13 +63,19 @@ def _sentence(line: str) -> bool:
 
 def _starts_lower(line: str) -> bool:
     """Whether ``line``'s first word starts in lower case (it goes on from the line above)."""
-    return line.lstrip()[:1].islower()
+    return line.lstrip().lstrip(_OPENING)[:1].islower()
+
+
+def _unbulleted(line: str) -> str:
+    """``line`` with its list marker, if any, as spaces: its text starts at the column it starts at."""
+    bullet = _BULLET.match(line)
+    return " " * bullet.end() + line[bullet.end() :] if bullet else line
 
 
 def _sentence_end(line: str) -> bool:
     """Whether ``line`` ends a sentence begun above: plain words, but for one token at most, the first
     in lower case, and a full stop (``conflict.``, ``return with exit code 63.``)."""
-    tokens = line.split()
+    tokens = _tokens(line)
     if not tokens or not _starts_lower(line) or tokens[0].endswith(":") or not _plain(tokens[0]):
         return False
     if not tokens[-1].endswith("."):
@@ -76,6 +96,7 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
     Never a line that ends in a colon: it introduces what follows (``Traceback (most recent call
     last):``, ``The following tests failed:``), as a report does. Lines that are each a whole
     sentence (a script's ``echo`` lines) are not a paragraph: nothing goes on across their breaks."""
+    line, before, after = _unbulleted(line), _unbulleted(before), _unbulleted(after)
     if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
         return False
     indent = _indent(line)

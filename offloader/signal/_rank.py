@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from ._manual import manual_span
+from ._code import SOURCE_REACH, is_code, starts_like_source
+from ._documents import MARKDOWN_REACH, manual_span, starts_like_markdown
 from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import in_running_prose
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
@@ -190,6 +191,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
+    head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
+    written = starts_like_source(head) or starts_like_markdown(head)  # a file's text, not a run's report
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -209,7 +212,9 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if unit.failure and (
-            (manual is not None and manual[0] <= start < manual[1])
+            written
+            or (manual is not None and manual[0] <= start < manual[1])
+            or is_code(text)
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
         ):

@@ -1,15 +1,22 @@
-"""A rendered manual page is documentation: the failures it names are talk about failures.
+"""Documents: what a manual page or a Markdown file says about failures is talk about failures.
 
 ``man git-bundle`` shows ``fatal: Refusing to create empty bundle.`` as an example,
 ``man pgrep`` a table of exit codes (``3   Fatal error: out of memory etc.``) and gcloud's
 pages lists of states and log levels (``SUCCEEDED, or FAILED state``,
-``root=FATAL,com.example=INFO``). None of it reports a failure of the run that printed it.
+``root=FATAL,com.example=INFO``); a changelog says ``fix pre-aborted writes``, a README
+quotes ``Error: Cannot find module 'some-library'``. None of it reports a failure of the run
+that printed it.
 
 A manual page as ``man`` renders it is framed: its first line, the header, ends with the
 page's title and section (``GIT-BUNDLE(1)   Git Manual   GIT-BUNDLE(1)``), its first section
 heading is ``NAME``, and its footer line ends with the same title. The lines from the header
 to the footer are the page; lines outside it (a command that ran after ``man`` in the same
 script) are read as usual.
+
+A Markdown file starts with a heading over a blank line or a comment (``# Node.js 20
+ChangeLog``, ``# Util`` over ``<!--introduced_in=v0.10.0-->``). A Go build's package header
+has no gap under it (``# example.com/app`` over ``./main.go:5:2: ...``), nor has a TAP
+stream's ``# Subtest: name``.
 """
 
 from __future__ import annotations
@@ -17,8 +24,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["manual_span"]
+__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markdown"]
 
+#: A Markdown heading: ``# Node.js 20 ChangeLog``, ``## Release notes ##``.
+_HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
+#: What a heading stands over: a blank line or a comment (``<!--introduced_in=v0.10.0-->``).
+_UNDER_HEADING = re.compile(rb"[ \t]*\r?$|<!--")
+#: Only this many bytes at the start are read to tell a Markdown file.
+MARKDOWN_REACH = 1024
 #: A page's title and section, as its header and footer show them: ``GIT-BUNDLE(1)``, ``ssl(3ssl)``,
 #: ``Tcl_Eval(3tcl)``, ``after(n)``.
 _TITLE = rb"[\w.:+@-]+\((?:[0-9][\w]{0,8}|n|l)\)"
@@ -64,3 +77,11 @@ def manual_span(data: Any, size: int) -> tuple[int, int] | None:
             return start, end
         stop = found
     return None
+
+
+def starts_like_markdown(data: bytes) -> bool:
+    """Whether ``data`` (an output's first bytes) starts as a Markdown file does (see the module's docstring)."""
+    lines = data[:MARKDOWN_REACH].lstrip(b" \t\r\n").split(b"\n")
+    if len(lines) < 2:
+        return False
+    return _HEADING.fullmatch(lines[0]) is not None and _UNDER_HEADING.match(lines[1]) is not None

@@ -1,0 +1,120 @@
+"""A line of source code says what a program would do about a failure, not that one happened.
+
+An agent reads source files as often as it runs them: ``cat app.py`` shows ``except Exception:``,
+``raise SystemExit("error: %s" % exc)`` and ``logger.debug("Exception: %s", ex)``, and none of
+it reports a failure of the run that printed it. A statement has a shape no report has:
+
+* a handler: ``except ...:`` (Python), ``catch (...)`` (C-family languages, ``} catch (e) {``);
+* a statement that raises, returns or imports: ``raise ValueError(...)``, ``throw new Error(...)``,
+  ``return ERROR``, ``from pip._internal.cli.status_codes import ERROR, SUCCESS``;
+* a block's head: ``if kind == '#ERROR':``, ``elif error:``, ``} else if (failed) {``,
+  ``def grok_environment_error(exc, prefix="error: "):``;
+* an assignment of an expression: a lower-case name, then ``=``, then a string, a bracket or a
+  call (``fail_msg = f'Got unexpected error: {code}'``, ``e = ProtocolError("aborted.", e)``);
+  ``status = FAILED`` is a report of a value, not code;
+* a call statement: a lower-case name, dotted or not, whose parenthesis, opened right after it,
+  closes at the end of the line (``self.fail("Exception: not generated")``, ``print("error:",
+  path);``). A report that starts with a call names it and goes on: ``fork() failed (Resource
+  temporarily unavailable)``, ``free(): invalid pointer``.
+
+A traceback's code lines are code too; its exception line (``ValueError: ...``) and a test
+runner's ``E   `` lines start with a label, never like a statement, so they stay reports.
+
+A whole source file is code, docstrings and comments included (``Raises:`` sections, a table of
+``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
+``#!`` line, a Python module docstring, an import or package statement, ``#include``, ``<?php``,
+``"use strict"``, a declaration (``const fs = require('fs');``), Perl's ``use strict;`` or POD
+(``=head1 NAME``), a ``/*`` or ``//`` comment, or a block of two ``#`` comment lines (one is a Go
+build's package header, ``# example.com/app``, above its errors). Line numbers in front, as
+``cat -n`` and an agent's Read tool show a file, are looked past.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_code", "starts_like_source"]
+
+#: How a source file's first line starts (after a line number, if any).
+_SOURCE_START = re.compile(
+    rb"#![ \t]*/|\"\"\"|\'\'\'|from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
+    rb"|import[ \t]+(?:[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?\r?$|[{*(\"']|\w+[ \t]+from[ \t])"
+    rb"|package[ \t]+[\w.:]+[ \t]*;?\r?$|#include\b|#pragma\b|#ifndef\b|<\?php\b|[\"']use strict[\"']|/\*|//"
+    rb"|(?:const|let|var)[ \t]+[\w{}\[\], ]+=|use[ \t]+(?:strict|warnings|[0-9.]+)[ \t]*;|=(?:head[1-4]|pod)\b"
+)
+_COMMENT = re.compile(rb"#(?:[ \t#!]|$)")
+#: A line number in front of a file's line: ``cat -n`` (``     1\t``), a Read tool (``     1→``).
+_LINE_NUMBER = re.compile(rb"[ \t]*[0-9]+(?:\t|\xe2\x86\x92|: |\|)")
+#: Only this many bytes at the start are read to tell a source file.
+SOURCE_REACH = 1024
+
+_STATEMENT = re.compile(
+    r"[ \t]*(?:"
+    r"(?:\}[ \t]*)?(?:except\b[^:]*:|catch[ \t]*\([^)]*\))"
+    r"|raise[ \t]+[A-Z_a-z][\w.]*(?:\(|[ \t]*$|[ \t]+from\b)"
+    r"|throw[ \t]+(?:new[ \t]+)?[A-Z_a-z][\w.]*(?:\(|;|[ \t]*$)"
+    r"|return[ \t]+[\w.]+(?:\(|[ \t]*[;,]?[ \t]*$)"
+    r"|from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
+    r"|import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?[ \t]*$"
+    r"|(?:(?:el)?if|else[ \t]+if|while|for)\b.*[:{][ \t]*$"
+    r"|(?:async[ \t]+)?(?:def|class)[ \t]+\w+.*:[ \t]*$"
+    r"|(?:[a-z_]\w*\.)*[a-z_]\w*[ \t]*=[ \t]*(?:f?[\"'(\[{]|[A-Za-z_][\w.]*\()"
+    r")"
+)
+#: A call statement's callee: ``print(``, ``self.fail(``, ``await log.error(``, ``console.error(``.
+_CALLEE = re.compile(r"[ \t]*(?:await[ \t]+)?(?:[A-Za-z_]\w*\.)*[a-z_]\w*\(")
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+_QUOTES = "\"'`"
+
+
+def is_code(line: str) -> bool:
+    """Whether ``line`` is a statement of source code (see the module's docstring)."""
+    if _STATEMENT.match(line):
+        return True
+    callee = _CALLEE.match(line)
+    if callee is None:
+        return False
+    close = _closing(line, callee.end() - 1)
+    return close is not None and line[close + 1 :].strip() in ("", ";", ",", ":", ") {", "{")
+
+
+def _closing(line: str, opened: int) -> int | None:
+    """The index of the bracket that closes the one at ``opened``, skipping quoted strings, or None."""
+    stack: list[str] = []
+    quote = ""
+    i = opened
+    while i < len(line):
+        char = line[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in _QUOTES:
+            quote = char
+        elif char in "([{":
+            stack.append(char)
+        elif char in _PAIRS:
+            if not stack or stack.pop() != _PAIRS[char]:
+                return None
+            if not stack:
+                return i
+        i += 1
+    return None
+
+
+def starts_like_source(data: bytes) -> bool:
+    """Whether ``data`` (an output's first bytes) starts as a source file does (see the module's
+    docstring)."""
+    lines = [line for line in data[:SOURCE_REACH].split(b"\n")[:-1] if line.strip()][:2]
+    if not lines:
+        return False
+    first, *rest = (_without_number(line) for line in lines)
+    if _SOURCE_START.match(first):
+        return True
+    return bool(rest) and _COMMENT.match(first) is not None and _COMMENT.match(rest[0]) is not None
+
+
+def _without_number(line: bytes) -> bytes:
+    number = _LINE_NUMBER.match(line)
+    return line[number.end() :] if number else line
