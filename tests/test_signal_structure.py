@@ -964,3 +964,29 @@ def test_a_list_items_wrapped_sentence_is_prose_and_a_quotation_is_one_word_of_i
         "   journal when the merge was aborted.",
     ]
     assert not read_signal("\n".join([*notes[:30], "", *item, "", *notes[30:]]) + "\n").failing
+
+
+def test_the_lines_of_a_diffs_hunk_are_a_files_text() -> None:
+    hunk = [
+        "diff --git a/ledger.py b/ledger.py",
+        "--- a/ledger.py",
+        "+++ b/ledger.py",
+        "@@ -10,6 +10,8 @@ class Ledger:  # error: handling",
+        "     def settle(self):",
+        "-        pass",
+        '+        print("error: the ledger is out of balance")',
+        "+        FATAL: stop here",
+    ]
+    assert not read_signal(_among_log_lines(hunk)).failing
+    assert read_signal(_among_log_lines([line for line in hunk if not line.startswith("@@")])).failing
+
+
+def test_a_grep_match_is_read_as_the_line_of_code_it_shows() -> None:
+    matches = [
+        'ledger/locks.py:518:            raise exceptions.BrokenBarrierError("Barrier aborted")',
+        "ledger/groups.py:211:            #        except Exception:",
+        "ledger/loader.py-162-                        # Even the top level import failed: report that error",
+    ]
+    for match in matches:
+        assert not read_signal(_among_log_lines([match])).failing, match
+    assert read_signal(_among_log_lines(["ledger/loader.py:162: error: the import failed"])).failing

@@ -20,6 +20,9 @@ it reports a failure of the run that printed it. A statement has a shape no repo
 A traceback's code lines are code too; its exception line (``ValueError: ...``) and a test
 runner's ``E   `` lines start with a label, never like a statement, so they stay reports.
 
+A match ``grep -n`` prints is read as the line of code it shows, after the file and line number
+in front of it, and a comment there is code too.
+
 A whole source file is code, docstrings and comments included (``Raises:`` sections, a table of
 ``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
 ``#!`` line, a Python module docstring, an import or package statement, ``#include``, ``<?php``,
@@ -63,12 +66,20 @@ _STATEMENT = re.compile(
 )
 #: A call statement's callee: ``print(``, ``self.fail(``, ``await log.error(``, ``console.error(``.
 _CALLEE = re.compile(r"[ \t]*(?:await[ \t]+)?(?:[A-Za-z_]\w*\.)*[a-z_]\w*\(")
+#: What ``grep -n`` (``-rn``, ``-A``/``-B`` context lines) writes before a matched line.
+_GREP_PREFIX = re.compile(r"[^\s:]+(?::[0-9]+:|-[0-9]+-)")
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _QUOTES = "\"'`"
 
 
 def is_code(line: str) -> bool:
-    """Whether ``line`` is a statement of source code (see the module's docstring)."""
+    """Whether ``line`` is a statement of source code (see the module's docstring), after the file
+    and line number ``grep -n`` puts in front of it (``asyncio/locks.py:518:    raise ...``)."""
+    where = _GREP_PREFIX.match(line)
+    if where is not None:
+        line = line[where.end() :]
+        if line.lstrip().startswith(("#", "//")):  # a comment of the file (a TAP ``# fail 1`` has no prefix)
+            return True
     if _STATEMENT.match(line):
         return True
     callee = _CALLEE.match(line)

@@ -120,6 +120,10 @@ TRACEBACK_REACH = 200
 #: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
 _DIFF_FILE = re.compile(r"^\+\+\+ \S")
 _DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
+#: A unified diff's hunk header (``@@ -12,7 +12,9 @@``): the lines under it are a file's text.
+_HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
+#: A hunk's header is looked for at most this many lines above one of its lines.
+HUNK_REACH = 200
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
@@ -217,6 +221,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or is_code(text)
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
+            or _in_diff_hunk(scan, start, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and unit.kind == "fail":
@@ -437,6 +442,21 @@ def _in_reference(scan: Scan, start: int, text: str) -> bool:
     if lists_levels(text):
         return True
     return describes_option(text, (upper for _, _, upper in _lines_before(scan, start, DESCRIPTION_REACH)))
+
+
+def _in_diff_hunk(scan: Scan, start: int, text: str) -> bool:
+    """Whether the line starting at ``start`` (shown as ``text``) is a line of a unified diff's hunk:
+    a patch shows a file's text (``+        raise SystemExit("error: %s" % exc)``), not a run's report."""
+    if _HUNK.match(text):  # the header's own text is the function the hunk is in
+        return True
+    if text[:1] not in ("+", "-", " ") or text.startswith(("+++ ", "--- ")):
+        return False
+    for _, _, upper in _lines_before(scan, start, HUNK_REACH):
+        if _HUNK.match(upper):
+            return True
+        if not _DIFF_BODY.match(upper) or upper.startswith(("+++ ", "--- ")):
+            return False
+    return False
 
 
 def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:
