@@ -990,3 +990,22 @@ def test_a_grep_match_is_read_as_the_line_of_code_it_shows() -> None:
     for match in matches:
         assert not read_signal(_among_log_lines([match])).failing, match
     assert read_signal(_among_log_lines(["ledger/loader.py:162: error: the import failed"])).failing
+
+
+def test_pythons_help_is_documentation_to_its_end() -> None:
+    body = [f"    entry_{i}(self) -> int" for i in range(100)]
+    body[50] = " |      Indicates that the settlement should be aborted."
+    text = "\n".join(["Help on class Ledger in module ledger:", "", "class Ledger(builtins.object)", *body]) + "\n"
+    assert not read_signal(text).failing
+    assert read_signal(text.replace("Help on class Ledger in module ledger:\n", "Ledger help:\n", 1)).failing
+
+
+def test_a_commit_message_in_git_log_says_what_was_fixed_not_what_failed() -> None:
+    commits = []
+    for i in range(20):
+        message = "fatal: the ledger was aborted when it merged" if i == 10 else f"ledger: keep entry {i}"
+        commits += [f"commit {i:040x}", "Author: Ledger Team <team@example.com>", "Date:   Thu Dec 3 10:00:00 2026", ""]
+        commits += [f"    {message}", "", f"    The journal keeps entry {i} until the review.", ""]
+    text = "\n".join(commits) + "\n"
+    assert not read_signal(text).failing
+    assert read_signal(text.replace("Date:   ", "When:   ")).failing

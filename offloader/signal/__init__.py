@@ -16,9 +16,10 @@ How a line earns its place (see ``docs/concepts/previews.md``):
 * **position and streams**: the head and the tail, the first occurrence of an
   error, the last occurrence of a summary, lines known to come from stderr;
 * **documents and code** (``_prose``, ``_documents``, ``_reference``, ``_code``): a
-  wrapped paragraph, a rendered manual page, a Markdown file, an option's description,
-  a list of levels, a statement of source code and a whole source file talk about
-  failures; what they say is ranked, never counted as a failure.
+  wrapped paragraph, a rendered manual page, Python's help, a Markdown file, an option's
+  description, a list of levels, a statement of source code, a whole source file, a
+  diff's hunk and a commit's message talk about failures; what they say is ranked,
+  never counted as a failure.
 
 JSON is read only as far as the preview needs (``_json``); binary output is
 described, never copied into the preview.

@@ -13,6 +13,10 @@ heading is ``NAME``, and its footer line ends with the same title. The lines fro
 to the footer are the page; lines outside it (a command that ran after ``man`` in the same
 script) are read as usual.
 
+Python's help (``pydoc logging``, ``help(str)``) starts with its own header over a blank line
+(``Help on package logging:``, ``Help on class str in module builtins:``) and is documentation
+to its end.
+
 A Markdown file starts with a heading over a blank line or a comment (``# Node.js 20
 ChangeLog``, ``# Util`` over ``<!--introduced_in=v0.10.0-->``). A Go build's package header
 has no gap under it (``# example.com/app`` over ``./main.go:5:2: ...``), nor has a TAP
@@ -24,10 +28,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markdown"]
+__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markdown", "starts_like_pydoc"]
 
 #: A Markdown heading: ``# Node.js 20 ChangeLog``, ``## Release notes ##``.
 _HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
+#: The header of Python's help: ``Help on built-in function len in module builtins:``.
+_PYDOC_HEADER = re.compile(rb"Help on [\w -]+ [\w.<>-]+(?: in (?:module )?[\w.]+)?:\r?\n\r?\n")
 #: What a heading stands over: a blank line or a comment (``<!--introduced_in=v0.10.0-->``).
 _UNDER_HEADING = re.compile(rb"[ \t]*\r?$|<!--")
 #: Only this many bytes at the start are read to tell a Markdown file.
@@ -85,3 +91,8 @@ def starts_like_markdown(data: bytes) -> bool:
     if len(lines) < 2:
         return False
     return _HEADING.fullmatch(lines[0]) is not None and _UNDER_HEADING.match(lines[1]) is not None
+
+
+def starts_like_pydoc(data: bytes) -> bool:
+    """Whether ``data`` (an output's first bytes) starts as Python's help does (see the module's docstring)."""
+    return _PYDOC_HEADER.match(data.lstrip(b"\r\n")) is not None

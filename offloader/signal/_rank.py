@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, starts_like_source
-from ._documents import MARKDOWN_REACH, manual_span, starts_like_markdown
+from ._documents import MARKDOWN_REACH, manual_span, starts_like_markdown, starts_like_pydoc
 from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import in_running_prose
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
@@ -124,6 +124,10 @@ _DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
 _HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
 #: A hunk's header is looked for at most this many lines above one of its lines.
 HUNK_REACH = 200
+#: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
+_COMMIT_DATE = re.compile(r"^(Date|AuthorDate|CommitDate): ")
+#: A commit's date line is looked for at most this many lines above a line of its message.
+MESSAGE_REACH = 60
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
@@ -196,7 +200,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
-    written = starts_like_source(head) or starts_like_markdown(head)  # a file's text, not a run's report
+    # a file's text or a help document, not a run's report
+    written = starts_like_source(head) or starts_like_markdown(head) or starts_like_pydoc(head)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -222,6 +227,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
             or _in_diff_hunk(scan, start, text)
+            or _in_commit_message(scan, start, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and unit.kind == "fail":
@@ -455,6 +461,19 @@ def _in_diff_hunk(scan: Scan, start: int, text: str) -> bool:
         if _HUNK.match(upper):
             return True
         if not _DIFF_BODY.match(upper) or upper.startswith(("+++ ", "--- ")):
+            return False
+    return False
+
+
+def _in_commit_message(scan: Scan, start: int, text: str) -> bool:
+    """Whether the line starting at ``start`` (shown as ``text``) is in a commit's message as ``git log``
+    shows it: indented by four spaces under the commit's date line. A message says what was fixed."""
+    if not text.startswith("    "):
+        return False
+    for _, _, upper in _lines_before(scan, start, MESSAGE_REACH):
+        if _COMMIT_DATE.match(upper):
+            return True
+        if upper.strip() and not upper.startswith("    "):
             return False
     return False
 
