@@ -37,6 +37,9 @@ scrapy, celery with a Redis broker, SQLAlchemy, pandera, tox, pre-commit, check-
 interrogate and detect-secrets from PyPI, with Debian ``redis-server`` and ``git``.
 Node.js with npm (Debian ``nodejs``, ``npm``) for the front-end tools of unseen-18 (stylelint, htmlhint,
 jshint, tap, sass, lessc, ajv-cli, vite, commitlint, tsx, swc), installed from the npm registry.
+nftables, iptables, Kea, Knot, Dovecot, AppArmor, AIDE, SpamAssassin, rsyslog, NSD, Samba's testparm and auditd
+(Debian ``nftables``, ``iptables``, ``kea-dhcp4-server``, ``knot``, ``dovecot-core``, ``apparmor``, ``aide``,
+``spamassassin``, ``rsyslog``, ``nsd``, ``samba-common-bin``, ``auditd``) for unseen-23.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -72,6 +75,7 @@ import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
+import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
 # ---------------------------------------------------------------- Python test runners
