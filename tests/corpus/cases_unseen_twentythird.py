@@ -541,7 +541,9 @@ def _rsyslogd(root: Path) -> bytes:
     "nsd-checkconf && nsd-checkzone -p (loop over zones)",
     clean=True,
     group=GROUP,
-    decisive=["; zone errors.shop.internal is ok"],
+    # after the first measure: the label was the verdict of one zone (``errors.shop.internal``), but every
+    # zone's check says the same; the decisive line is the verdict, whichever zone it names
+    decisive=[".shop.internal is ok"],
 )
 def _nsd(root: Path) -> bytes:
     names = ["errors", "failed-jobs", "exceptions", "fatal-alerts", "error-pages"]
