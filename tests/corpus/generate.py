@@ -40,6 +40,9 @@ jshint, tap, sass, lessc, ajv-cli, vite, commitlint, tsx, swc), installed from t
 nftables, iptables, Kea, Knot, Dovecot, AppArmor, AIDE, SpamAssassin, rsyslog, NSD, Samba's testparm and auditd
 (Debian ``nftables``, ``iptables``, ``kea-dhcp4-server``, ``knot``, ``dovecot-core``, ``apparmor``, ``aide``,
 ``spamassassin``, ``rsyslog``, ``nsd``, ``samba-common-bin``, ``auditd``) for unseen-23.
+GnuCOBOL, Vala, Mono's mcs, luacheck, busted, perlcritic, RSpec, RuboCop and PHP_CodeSniffer (Debian ``gnucobol3``,
+``valac``, ``mono-mcs``, ``lua-check``, ``lua-busted``, ``libperl-critic-perl``, ``ruby-rspec``, ``rubocop``,
+``php-codesniffer``), with pycodestyle from PyPI, for unseen-21.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -75,6 +78,7 @@ import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
+import cases_unseen_twentyfirst  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
