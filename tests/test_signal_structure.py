@@ -1009,3 +1009,18 @@ def test_a_commit_message_in_git_log_says_what_was_fixed_not_what_failed() -> No
     text = "\n".join(commits) + "\n"
     assert not read_signal(text).failing
     assert read_signal(text.replace("Date:   ", "When:   ")).failing
+
+
+def test_a_failed_unit_brings_what_it_printed_since_the_line_that_began_it() -> None:
+    lines = []
+    for i in range(400):
+        name = f"spec/ledger_spec.lua @ {i}: ledger adds line {i} of batch {i % 7}"
+        lines.append(f"[ RUN      ] {name}")
+        if i == 233:
+            lines += ["spec/ledger_spec.lua:234: Expected objects to be equal.", "Passed in:", "(number) 1890"]
+            lines += ["Expected:", "(number) 2105", f"[  FAILED  ] {name} (N ms)"]
+        else:
+            lines.append(f"[       OK ] {name} (N ms)")
+    lines += ["[==========] 400 tests ran.", "[  PASSED  ] 399 tests.", "[  FAILED  ] 1 test, listed below:"]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "(number) 1890" in preview and "(number) 2105" in preview

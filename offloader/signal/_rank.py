@@ -126,6 +126,12 @@ _HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
 HUNK_REACH = 200
 #: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
 _COMMIT_DATE = re.compile(r"^(Date|AuthorDate|CommitDate): ")
+#: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
+#: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
+_UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
+#: A unit's name is this long at least, and the line that began the unit is this many lines above at most.
+UNIT_NAME_CHARS = 8
+UNIT_REACH = 12
 #: A commit's date line is looked for at most this many lines above a line of its message.
 MESSAGE_REACH = 60
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
@@ -529,6 +535,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_traceback_end(scan, unit)
     elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
+    if unit.failure:
+        _add_unit_output(scan, unit, text)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
     # under it, shown only if a location follows them
@@ -553,6 +561,22 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, _indent(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_unit_output(scan: Scan, unit: Unit, text: str) -> None:
+    """What a failed unit printed: the lines between a failure line that names the unit and the line
+    above that names it too, where the unit began (``[ RUN      ] spec/tax_spec.lua @ 115: ...``,
+    ``=== RUN   TestTotal``): the assertion and its got/want values (``Passed in: (number) 1890``)."""
+    status = _UNIT_STATUS.match(text)
+    if status is None or len(status.group("name")) < UNIT_NAME_CHARS:
+        return
+    name = status.group("name")
+    printed: list[tuple[int, int, int]] = []
+    for back, bounds, prev in _lines_before(scan, unit.start, UNIT_REACH):
+        if name in prev:
+            unit.context.extend(reversed(printed))
+            return
+        printed.append((unit.lineno - back, *bounds))
 
 
 def _indent(line: str) -> int:
