@@ -126,14 +126,14 @@ _HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
 HUNK_REACH = 200
 #: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
 _COMMIT_DATE = re.compile(r"^(Date|AuthorDate|CommitDate): ")
+#: A commit's date line is looked for at most this many lines above a line of its message.
+MESSAGE_REACH = 60
 #: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
 #: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
 _UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
 #: A unit's name is this long at least, and the line that began the unit is this many lines above at most.
 UNIT_NAME_CHARS = 8
 UNIT_REACH = 12
-#: A commit's date line is looked for at most this many lines above a line of its message.
-MESSAGE_REACH = 60
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
