@@ -59,10 +59,7 @@ async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
 
 #: Clean runs the engine still calls failing, each with why (docs/concepts/previews.md, "Known gaps").
 #: Strict: the test fails once the engine gets one right, so the entry must then go.
-KNOWN_FALSE_ALARMS = {
-    "pandoc_handbook_fatal_errors_clean": "a rendered handbook quotes log lines (an indented `ERROR ... failed:` "
-    "sample, a table row `E300   fatal: ...`); a document's text is read as the run's own output",
-}
+KNOWN_FALSE_ALARMS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

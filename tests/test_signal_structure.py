@@ -948,13 +948,73 @@ def test_a_go_builds_package_header_does_not_make_its_errors_a_source_file() -> 
         assert read_signal(f"{header}\n{errors}\n").failing, header
 
 
-def test_a_markdown_file_is_a_document_but_a_heading_over_a_report_is_not_one() -> None:
-    body = [f"The ledger keeps entry {i} until the next review." for i in range(100)]
+_LEDGER_BODY = [f"The ledger keeps entry {i} until the next review." for i in range(100)]
+
+
+def _document(*start: str) -> str:
+    body = list(_LEDGER_BODY)
     body[50] = "Error: Cannot find module 'ledger-core'"
-    document = "\n".join(["# Ledger: the journal", "", *body]) + "\n"
+    return "\n".join([*start, *body]) + "\n"
+
+
+def test_a_markup_files_start_makes_it_a_document() -> None:
+    for start in (
+        ["Release History", "===============", "", "See ``ledger settle`` for the journal."],
+        ["Release History", "---------------", "- Keep the [journal](https://example.com/journal)."],
+        ["==============", "Ledger journal", "==============", "", ".. contents:: Sections", ""],
+        ["---", "title: ledger-settle", "section: 1", "", "---", "", "The settlement of a ledger."],
+        ["% Ledger Release Notes", ""],
+        [":title: The ledger", ":description: Settling a ledger", ""],
+        [".. _quickstart:", ""],
+        ["..", "   Copyright (C) 2026 Ledger Team", ""],
+        ["**To settle a ledger**", ""],
+    ):
+        assert not read_signal(_document(*start)).failing, start
+
+
+def test_a_banner_over_a_tools_report_is_no_document_title() -> None:
+    for start in (
+        ["Running tests", "=============", ""],  # fail2ban-regex: an underlined title, no markup
+        ["--------------", "CREATE TABLE ledger (id INT PRIMARY KEY)", "--------------", ""],  # mysql -v
+        ["..F", "======================================================================"],  # unittest
+        ["=====", "Tests", "=====", "Tests.Ledger :: settle"],  # Robot Framework: no blank under the rules
+        ["---", "status: failed", "entry: 7", "---", "status: ok"],  # a YAML stream of records
+        ["% make ledger"],  # a shell transcript
+    ):
+        assert read_signal(_document(*start)).failing, start
+
+
+def test_a_markdown_file_is_a_document_but_a_heading_over_a_report_is_not_one() -> None:
+    document = _document("# Ledger: the journal", "")
     assert not read_signal(document).failing
     assert read_signal(document.replace("journal\n\n", "journal\n", 1)).failing
     assert read_signal(document.replace("# Ledger: the journal\n\n", "# Subtest: journal\n", 1)).failing
+
+
+def _chapter(block: list[str], above: str, below: str) -> str:
+    paragraphs = [
+        "The ledger service keeps a journal of every change and settles it at the end of each day.",
+        "",
+    ] * 40
+    return "\n".join([*paragraphs[:40], above, "", *block, "", below, "", *paragraphs[40:]]) + "\n"
+
+
+def test_an_example_block_a_document_introduces_is_not_failure_evidence() -> None:
+    example = ["    ERROR worker-3 job=8812 failed: payment declined (attempt 3 of 3)"]
+    introduced = "A typical log line from such a failure looks like this:"
+    resumed = "Nothing needs to be done by hand: the job is retried, then parked."
+    assert not read_signal(_chapter(example, introduced, resumed)).failing
+    assert read_signal(_chapter(example, "Deploying the ledger service now.", resumed)).failing
+    assert read_signal(_chapter([example[0].lstrip()], introduced, resumed)).failing
+
+
+def test_a_ruled_table_under_a_heading_is_not_failure_evidence_but_an_unruled_list_is() -> None:
+    table = ["  code   meaning", "  ------ ---------------------------", "  E100   invalid input"]
+    table += ["  E300   fatal: ledger out of balance"]
+    resumed = "Every exception raised by the ledger client carries one of these codes."
+    assert not read_signal(_chapter(table, "Error codes", resumed)).failing
+    unruled = [table[0], *table[2:]]
+    assert read_signal(_chapter(unruled, "Summary", resumed)).failing
 
 
 def test_a_list_items_wrapped_sentence_is_prose_and_a_quotation_is_one_word_of_it() -> None:

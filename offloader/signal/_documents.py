@@ -17,10 +17,24 @@ Python's help (``pydoc logging``, ``help(str)``) starts with its own header over
 (``Help on package logging:``, ``Help on class str in module builtins:``) and is documentation
 to its end.
 
-A Markdown file starts with a heading over a blank line or a comment (``# Node.js 20
-ChangeLog``, ``# Util`` over ``<!--introduced_in=v0.10.0-->``). A Go build's package header
-has no gap under it (``# example.com/app`` over ``./main.go:5:2: ...``), nor has a TAP
-stream's ``# Subtest: name``.
+A Markdown or reStructuredText file starts as its markup does:
+
+- a heading over a blank line or a comment (``# Node.js 20 ChangeLog``, ``# Util`` over
+  ``<!--introduced_in=v0.10.0-->``). A Go build's package header has no gap under it
+  (``# example.com/app`` over ``./main.go:5:2: ...``), nor has a TAP stream's ``# Subtest: name``;
+- an underlined title (``Release History`` over ``===============``), or one over- and
+  underlined alike over a blank line (RST), with inline markup further on (````literal````,
+  ``:mod:`name```, ``[text](url)``, a ``.. contents::`` directive). Tools print such banners
+  too: fail2ban-regex's ``Running tests`` over ``=============``, the mysql client's statements
+  between ``------`` rules; and a test runner's rules are not under a title: unittest's ``..F``
+  progress over ``=====`` is no words, Robot Framework's ruled ``Tests`` runs on without a
+  blank line;
+- front matter: ``---``, ``key: value`` lines, ``---``, then text that is not more of the same (a
+  YAML stream of records goes on with ``key: value``);
+- a title block (``% Rust Release Notes``), RST fields (``:title: ...``) or an explicit markup
+  start (``.. _quickstart:``, ``.. cmake-manual-description: ...``, a ``..`` comment), over a
+  blank line or more of its kind;
+- a bold title over a blank line (``**To list all jobs**``).
 """
 
 from __future__ import annotations
@@ -28,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markdown", "starts_like_pydoc"]
+__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markup", "starts_like_pydoc"]
 
 #: A Markdown heading: ``# Node.js 20 ChangeLog``, ``## Release notes ##``.
 _HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
@@ -36,7 +50,21 @@ _HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
 _PYDOC_HEADER = re.compile(rb"Help on [\w -]+ [\w.<>-]+(?: in (?:module )?[\w.]+)?:\r?\n\r?\n")
 #: What a heading stands over: a blank line or a comment (``<!--introduced_in=v0.10.0-->``).
 _UNDER_HEADING = re.compile(rb"[ \t]*\r?$|<!--")
-#: Only this many bytes at the start are read to tell a Markdown file.
+#: A title's text: it starts with a letter, a digit, a quotation or emphasis, and holds a word of two letters.
+_TITLE_TEXT = re.compile(rb"(?=[^\r\n]*[A-Za-z]{2})[A-Za-z0-9`*\"'(:|\[][^\r\n]*?\r?")
+#: A title's over- or underline: one punctuation character repeated, nothing else.
+_TITLE_RULE = re.compile(rb"([=\-~*^#+`'\"_.:])\1{2,}[ \t]*\r?")
+_BLANK = re.compile(rb"[ \t]*\r?")
+#: Front matter's fence and its ``key: value`` lines.
+_FENCE = re.compile(rb"---[ \t]*\r?")
+_FIELD = re.compile(rb"[A-Za-z_][\w-]*:(?:[ \t].*)?\r?")
+#: A title block's line (``% Title``), an RST field (``:title: ...``), an explicit markup start.
+_MARKUP_LINE = re.compile(rb"%[ \t]+\S.*|:[A-Za-z][\w -]*:(?:[ \t].*)?\r?|\.\.(?:[ \t]+\S.*)?\r?")
+#: A bold title: ``**To list all key phrases detection jobs**``.
+_BOLD_TITLE = re.compile(rb"\*\*[^*\s][^*]*\*\*[ \t]*\r?")
+#: Inline markup: ````literal````, ``:mod:`crcmod```, ```link`_``, ``[text](url)``, ``**bold**``, a directive.
+_INLINE_MARKUP = re.compile(rb"``[^`\n]+``|:[a-z]+:`|`[^`\n]+`_|\]\([^)\s]+\)|\*\*[^*\s][^*\n]*\*\*|\n\.\. [a-z-]+::")
+#: Only this many bytes at the start are read to tell a Markdown or RST file.
 MARKDOWN_REACH = 1024
 #: A page's title and section, as its header and footer show them: ``GIT-BUNDLE(1)``, ``ssl(3ssl)``,
 #: ``Tcl_Eval(3tcl)``, ``after(n)``.
@@ -85,12 +113,49 @@ def manual_span(data: Any, size: int) -> tuple[int, int] | None:
     return None
 
 
-def starts_like_markdown(data: bytes) -> bool:
-    """Whether ``data`` (an output's first bytes) starts as a Markdown file does (see the module's docstring)."""
+def starts_like_markup(data: bytes) -> bool:
+    """Whether ``data`` (an output's first bytes) starts as a Markdown or RST file does (see the module's docstring)."""
     lines = data[:MARKDOWN_REACH].lstrip(b" \t\r\n").split(b"\n")
     if len(lines) < 2:
         return False
-    return _HEADING.fullmatch(lines[0]) is not None and _UNDER_HEADING.match(lines[1]) is not None
+    first, second = lines[0], lines[1]
+    if _HEADING.fullmatch(first):
+        return _UNDER_HEADING.match(second) is not None
+    if _BOLD_TITLE.fullmatch(first):
+        return _BLANK.fullmatch(second) is not None
+    if _FENCE.fullmatch(first):
+        return _after_front_matter(lines[1:])
+    if _MARKUP_LINE.fullmatch(first):
+        if first.rstrip() == b".." and second.startswith((b" ", b"\t")):  # a comment's indented text
+            return True
+        return _BLANK.fullmatch(second) is not None or _MARKUP_LINE.fullmatch(second) is not None
+    return _underlined_title(lines) and _INLINE_MARKUP.search(data, 0, MARKDOWN_REACH) is not None
+
+
+def _underlined_title(lines: list[bytes]) -> bool:
+    """Whether ``lines`` start with an underlined title, or one over- and underlined alike over a blank line."""
+    rule = _TITLE_RULE.fullmatch(lines[0])
+    if rule is not None:  # overlined: the rule, the title, the same rule
+        if len(lines) < 4 or not _TITLE_TEXT.fullmatch(lines[1].strip()):
+            return False
+        under = _TITLE_RULE.fullmatch(lines[2])
+        return under is not None and under.group(1) == rule.group(1) and _BLANK.fullmatch(lines[3]) is not None
+    return _TITLE_TEXT.fullmatch(lines[0]) is not None and _TITLE_RULE.fullmatch(lines[1]) is not None
+
+
+def _after_front_matter(lines: list[bytes]) -> bool:
+    """Whether ``lines`` (after an opening ``---``) are ``key: value`` lines closed by ``---``, then text
+    that is not more of the same."""
+    fields = 0
+    for i, line in enumerate(lines):
+        if _FENCE.fullmatch(line):
+            rest = [x for x in lines[i + 1 : i + 4] if not _BLANK.fullmatch(x)]
+            return fields > 0 and bool(rest) and not (_FIELD.fullmatch(rest[0]) or _FENCE.fullmatch(rest[0]))
+        if _FIELD.fullmatch(line):
+            fields += 1
+        elif not (line.startswith((b" ", b"\t", b"-")) or _BLANK.fullmatch(line)):  # a value continued, a list item
+            return False
+    return False
 
 
 def starts_like_pydoc(data: bytes) -> bool:

@@ -10,13 +10,19 @@ this one, which starts in lower case; or from this long line into one below that
 lower case. A list item's text starts after its marker (`` * ``, ``- ``, ``1. ``), at the column
 the lines it wraps onto start at, and a quotation (``"git rebase -i --autostash"``) is one word
 of its sentence, whatever it quotes.
+
+A document also sets quoted material apart from its prose: an example log line, a table of
+error codes, indented under the paragraphs' column, with a blank line on either side, a
+sentence or a heading above it and the prose going on below it. A failure word in such a
+block is what the document shows, not what the run reports.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["in_running_prose"]
+__all__ = ["SET_APART_REACH", "in_running_prose", "in_set_apart_block"]
 
 #: A plain word, as prose writes them: letters (an initial capital at most), inner ``'`` or ``-``,
 #: an opening parenthesis, closing punctuation. Not a label (``ERROR``, ``ERR!``), a number, a path,
@@ -36,6 +42,13 @@ WORD_SHARE = 0.85
 _ENDS_SENTENCE = (".", ":", "!", "?")
 #: A line that a sentence goes on from is at least this long: a paragraph is wrapped near a column.
 WRAPPED_CHARS = 60
+#: A block set apart from a document's prose (an example, a table) is looked at over this many lines
+#: either side of its line: a longer block is not a quotation.
+SET_APART_REACH = 12
+#: A heading has at most this many words.
+HEADING_WORDS = 8
+#: A table's rule under its header row (``------ -------``, ``=====  ====``, ``───┼───``).
+_RULE = re.compile(r"[-=─━┼+| ]*[-=─━]{3}[-=─━┼+| ]*")
 
 
 def _indent(line: str) -> int:
@@ -109,3 +122,51 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
         and (_sentence(after) or _sentence_end(after))
     )
     return goes_on_from_above or goes_on_below
+
+
+def _heading(line: str) -> bool:
+    """Whether ``line`` is a heading: a few plain words, the first capitalised, no closing punctuation."""
+    tokens = _tokens(line)
+    if not 0 < len(tokens) <= HEADING_WORDS or not tokens[0][:1].isupper():
+        return False
+    return all(_WORD.fullmatch(t) and t[-1].isalpha() for t in tokens)
+
+
+def _edge(lines: Iterable[str], indent: int) -> tuple[str | None, list[str]]:
+    """The first line past a block indented at least ``indent`` (None unless a blank line sets it
+    apart and it sits at a shallower indent), and the block's lines met on the way; ``lines`` are
+    read in order away from the block."""
+    apart = False
+    block: list[str] = []
+    for line in lines:
+        if not line.strip():
+            apart = True
+        elif _indent(line) >= indent:
+            apart = False  # a blank line inside the block (a code example's paragraphs)
+            block.append(line)
+        else:
+            return (line if apart else None), block
+    return None, block
+
+
+def in_set_apart_block(line: str, above: Iterable[str], below: Iterable[str]) -> bool:
+    """Whether ``line`` is in a block a document sets apart from its prose: indented deeper than the
+    lines around it, a blank line between, the prose going on below it in a sentence, and above it
+    either a sentence that introduces it (``A typical log line looks like this:``) or a heading over
+    a ruled table (``Error codes``, then ``code  meaning`` over ``----  -------``), both at one
+    indentation. ``above`` and ``below`` are the lines around ``line``, nearest first, at most
+    :data:`SET_APART_REACH` each.
+
+    A run that reports a failure between two sentences labels it on a line of its own
+    (``Error: ...``, ``The deploy failed:``): that line is not in such a block, and a heading over
+    an unruled list of errors (``Summary``) does not set them apart."""
+    indent = _indent(line)
+    if indent == 0 or not line.strip():
+        return False
+    top, upper = _edge(above, indent)
+    bottom, lower = _edge(below, indent)
+    if top is None or bottom is None or _indent(top) != _indent(bottom) or not _sentence(bottom):
+        return False
+    if top.rstrip().endswith(":") and _sentence(top):
+        return True
+    return _heading(top) and any(_RULE.fullmatch(b.strip()) for b in (*upper, *lower))

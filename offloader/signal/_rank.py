@@ -17,9 +17,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, starts_like_source
-from ._documents import MARKDOWN_REACH, manual_span, starts_like_markdown, starts_like_pydoc
+from ._documents import MARKDOWN_REACH, manual_span, starts_like_markup, starts_like_pydoc
 from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
-from ._prose import in_running_prose
+from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
 
@@ -207,7 +207,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
     # a file's text or a help document, not a run's report
-    written = starts_like_source(head) or starts_like_markdown(head) or starts_like_pydoc(head)
+    written = starts_like_source(head) or starts_like_markup(head) or starts_like_pydoc(head)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -444,9 +444,16 @@ def _text(scan: Scan, bounds: tuple[int, int]) -> str:
 
 
 def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
-    """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose."""
+    """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose,
+    or in a block a document sets apart from its prose (an example, a table)."""
     before, after = _line_before(scan, start), _line_after(scan, end)
-    return in_running_prose(text, _text(scan, before) if before else "", _text(scan, after) if after else "")
+    if in_running_prose(text, _text(scan, before) if before else "", _text(scan, after) if after else ""):
+        return True
+    return in_set_apart_block(
+        text,
+        (upper for _, _, upper in _lines_before(scan, start, SET_APART_REACH)),
+        (lower for _, _, lower in _lines_after(scan, end, SET_APART_REACH)),
+    )
 
 
 def _in_reference(scan: Scan, start: int, text: str) -> bool:
