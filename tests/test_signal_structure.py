@@ -1071,6 +1071,41 @@ def test_a_commit_message_in_git_log_says_what_was_fixed_not_what_failed() -> No
     assert read_signal(text.replace("Date:   ", "When:   ")).failing
 
 
+def _subjects(prefix: str) -> list[str]:
+    return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
+
+
+def test_a_one_line_commit_listing_says_what_was_done_not_what_failed() -> None:
+    for prefix in ("", "* ", "| * "):
+        subjects = _subjects(prefix)
+        subjects[100] = f"{prefix}1b8e1450 fix the abort when a merge failed: error in the ledger"
+        assert not read_signal("\n".join(subjects) + "\n").failing, prefix
+
+
+def test_a_line_keyed_by_an_id_among_commit_like_lines_is_still_a_report() -> None:
+    lines = _subjects("")
+    for report in (
+        "4bf92f35 ERROR payment failed: card declined",  # a log keyed by trace id
+        "a1b2c3d4e5f6   ledger:7   Exited (1) 3 minutes ago",  # docker ps: a column's padding
+        "1b8e1450 is the first bad commit",  # git bisect, among no other subjects
+    ):
+        body = [report] if report.startswith("1b8e1450") else [*lines[:100], report, *lines[100:]]
+        log = [f"worker {i % 8} settled batch {i}" for i in range(200)]
+        assert read_signal("\n".join([*log[:100], *body, *log[100:]]) + "\n").failing, report
+
+
+def test_a_files_line_under_git_blame_is_the_files_text() -> None:
+    lines = [
+        f"{i:07x}1 (Ada Lovelace      2026-12-01 05:45:31 +0000 {n:4}) total_{n} = ledger.entry({n})"
+        for n, i in enumerate(range(300), 1)
+    ]
+    lines[150] = '^f6a5b40 (<ada@example.com> 2026-05-08 20:20:32 +0300  151)     colorize 1 "BUILD FAILED"'
+    lines[200] = "d5850ecb ledger/core.py (Ada Lovelace 2026-11-30 05:49:20 +0000 201)     echo error: stop"
+    assert not read_signal("\n".join(lines) + "\n").failing
+    unblamed = [line.split(") ", 1)[1] if ") " in line else line for line in lines]
+    assert read_signal("\n".join(unblamed) + "\n").failing
+
+
 def test_a_failed_unit_brings_what_it_printed_since_the_line_that_began_it() -> None:
     lines = []
     for i in range(400):

@@ -22,6 +22,7 @@ from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOS
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
+from ._vcs import MESSAGE_REACH, in_commit_message, is_blame_line, lists_commits
 
 __all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
 
@@ -124,10 +125,6 @@ _DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
 _HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
 #: A hunk's header is looked for at most this many lines above one of its lines.
 HUNK_REACH = 200
-#: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
-_COMMIT_DATE = re.compile(r"^(Date|AuthorDate|CommitDate): ")
-#: A commit's date line is looked for at most this many lines above a line of its message.
-MESSAGE_REACH = 60
 #: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
 #: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
 _UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
@@ -233,7 +230,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
             or _in_diff_hunk(scan, start, text)
-            or _in_commit_message(scan, start, text)
+            or _in_commit(scan, start, end, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and unit.kind == "fail":
@@ -478,17 +475,15 @@ def _in_diff_hunk(scan: Scan, start: int, text: str) -> bool:
     return False
 
 
-def _in_commit_message(scan: Scan, start: int, text: str) -> bool:
-    """Whether the line starting at ``start`` (shown as ``text``) is in a commit's message as ``git log``
-    shows it: indented by four spaces under the commit's date line. A message says what was fixed."""
-    if not text.startswith("    "):
-        return False
-    for _, _, upper in _lines_before(scan, start, MESSAGE_REACH):
-        if _COMMIT_DATE.match(upper):
-            return True
-        if upper.strip() and not upper.startswith("    "):
-            return False
-    return False
+def _in_commit(scan: Scan, start: int, end: int, text: str) -> bool:
+    """Whether the line at ``start``-``end`` (shown as ``text``) is a commit's message or subject, or a file's
+    line under ``git blame`` (see :mod:`._vcs`)."""
+    if is_blame_line(text):
+        return True
+    if in_commit_message(text, (upper for _, _, upper in _lines_before(scan, start, MESSAGE_REACH))):
+        return True
+    before, after = _line_before(scan, start), _line_after(scan, end)
+    return lists_commits(text, _text(scan, before) if before else "", _text(scan, after) if after else "")
 
 
 def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:

@@ -1,0 +1,58 @@
+"""Version control's listings: a commit's subject or message says what was done, not what failed.
+
+``git log`` and ``git show`` indent a commit's message by four spaces under its date line
+(``Date:   Thu Dec 3 ...``): ``fix the abort on a failed merge`` is a change, not a report.
+``git log --oneline`` (``--graph``, ``--pretty=oneline``, ``git reflog``) lists one commit a line,
+its abbreviated hash in front: ``f213eae signal: a failure line that names a unit ...``. A line
+that starts so, among lines that start so, is a subject. The hash holds a digit (a word such as
+``defaced`` is none), is followed by one space (``docker ps``'s 12-digit ids are followed by a
+column's padding, and its ``Exited (1)`` rows stay reports), and a level word or a bracket after
+it (``4bf92f35 ERROR payment failed``, a log keyed by trace id) keeps the line a report.
+
+``git blame`` shows each line of a file behind its commit, author, date and line number
+(``f213eae1 (Ada Lovelace 2026-12-01 05:45:31 +0000  89) raise SystemExit("error")``): the
+line is the file's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["MESSAGE_REACH", "in_commit_message", "is_blame_line", "lists_commits"]
+
+#: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
+_COMMIT_DATE = re.compile(r"(?:Date|AuthorDate|CommitDate): ")
+#: A commit's date line is looked for at most this many lines above a line of its message.
+MESSAGE_REACH = 60
+#: A commit listing's line: graph edges, an abbreviated hash with a digit, one space, the subject.
+_COMMIT_LINE = re.compile(r"[*|/\\ ]*(?=[0-9a-f]*[0-9])[0-9a-f]{7,40} (?=\S)(?![A-Z]{3,}\b|\[)")
+#: ``git blame``'s prefix: hash (``^`` at the boundary), file name if shown, then author, date and
+#: line number in parentheses.
+_BLAME = re.compile(r"\^?[0-9a-f]{7,40}(?: [^\s(]+)? +\([^()]*?[0-9]{4}-[0-9]{2}-[0-9]{2} [^()]*? [0-9]+\) ")
+
+
+def in_commit_message(line: str, above: Iterable[str]) -> bool:
+    """Whether ``line`` is in a commit's message as ``git log`` shows it: indented by four spaces under
+    the commit's date line. ``above``: the lines over it, nearest first, :data:`MESSAGE_REACH` at most."""
+    if not line.startswith("    "):
+        return False
+    for upper in above:
+        if _COMMIT_DATE.match(upper):
+            return True
+        if upper.strip() and not upper.startswith("    "):
+            return False
+    return False
+
+
+def lists_commits(line: str, before: str, after: str) -> bool:
+    """Whether ``line``, between ``before`` and ``after``, is a commit's subject in a one-line-per-commit
+    listing: it and a line next to it start with an abbreviated hash (see the module's docstring)."""
+    if not _COMMIT_LINE.match(line):
+        return False
+    return _COMMIT_LINE.match(before) is not None or _COMMIT_LINE.match(after) is not None
+
+
+def is_blame_line(line: str) -> bool:
+    """Whether ``line`` is a file's line as ``git blame`` shows it."""
+    return _BLAME.match(line) is not None
