@@ -1071,6 +1071,33 @@ def test_a_commit_message_in_git_log_says_what_was_fixed_not_what_failed() -> No
     assert read_signal(text.replace("Date:   ", "When:   ")).failing
 
 
+def test_a_paragraph_in_capitals_is_prose_but_a_label_in_capitals_is_a_report() -> None:
+    disclaimer = [
+        "  IN NO EVENT UNLESS REQUIRED BY APPLICABLE LAW OR AGREED TO IN WRITING",
+        "DATA OR DATA BEING RENDERED INACCURATE OR LOSSES SUSTAINED BY YOU OR THIRD",
+        "PARTIES OR A FAILURE OF THE PROGRAM TO OPERATE WITH ANY OTHER PROGRAMS),",
+        "EVEN IF SUCH HOLDER OR OTHER PARTY HAS BEEN ADVISED OF THE POSSIBILITY OF",
+        "SUCH DAMAGES.",
+    ]
+    assert not read_signal(_among_log_lines(disclaimer)).failing
+    shouted = ["FATAL ERROR: THE LEDGER DATABASE COULD NOT BE REACHED AND THE SERVICE", "WILL NOW STOP"]
+    assert read_signal(_among_log_lines(shouted)).failing
+
+
+def test_a_messages_template_is_not_a_message() -> None:
+    for template in ("error canonicalizing %s", "cannot open %s: %m", "ERROR: %-8s failed after %lu tries"):
+        assert not read_signal(_among_log_lines([template])).failing, template
+    for report in ("ERROR: GET /ledger%20data failed", "error: 100%s of the disk is full"):
+        assert read_signal(_among_log_lines([report])).failing, report
+
+
+def test_a_programs_strings_are_its_text() -> None:
+    strings = ["/lib64/ld-linux-x86-64.so.2", "libc.so.6", *[f"ledger_entry_{i}" for i in range(300)]]
+    strings[150] = "error canonicalizing the ledger path"
+    assert not read_signal("\n".join(strings) + "\n").failing
+    assert read_signal("\n".join(strings[1:]) + "\n").failing
+
+
 def _subjects(prefix: str) -> list[str]:
     return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
 

@@ -20,6 +20,10 @@ it reports a failure of the run that printed it. A statement has a shape no repo
 A traceback's code lines are code too; its exception line (``ValueError: ...``) and a test
 runner's ``E   `` lines start with a label, never like a statement, so they stay reports.
 
+A message's template is not a message: a line that holds a printf conversion (``error
+canonicalizing %s``, ``cannot open %s: %m``), as ``strings`` shows a binary's messages and a
+``.po`` file lists them, says what a program would print, with nothing filled in.
+
 A match ``grep -n`` prints is read as the line of code it shows, after the file and line number
 in front of it, and a comment there is code too.
 
@@ -29,14 +33,16 @@ A whole source file is code, docstrings and comments included (``Raises:`` secti
 ``"use strict"``, a declaration (``const fs = require('fs');``), Perl's ``use strict;`` or POD
 (``=head1 NAME``), a ``/*`` or ``//`` comment, or a block of two ``#`` comment lines (one is a Go
 build's package header, ``# example.com/app``, above its errors). Line numbers in front, as
-``cat -n`` and an agent's Read tool show a file, are looked past.
+``cat -n`` and an agent's Read tool show a file, are looked past. The strings of a program
+(``strings /bin/ls``) are its text too: they start with its loader's path
+(``/lib64/ld-linux-x86-64.so.2``) and list every message it could print.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["is_code", "starts_like_source"]
+__all__ = ["is_code", "is_template", "starts_like_source"]
 
 #: How a source file's first line starts (after a line number, if any).
 _SOURCE_START = re.compile(
@@ -44,6 +50,7 @@ _SOURCE_START = re.compile(
     rb"|import[ \t]+(?:[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?\r?$|[{*(\"']|\w+[ \t]+from[ \t])"
     rb"|package[ \t]+[\w.:]+[ \t]*;?\r?$|#include\b|#pragma\b|#ifndef\b|<\?php\b|[\"']use strict[\"']|/\*|//"
     rb"|(?:const|let|var)[ \t]+[\w{}\[\], ]+=|use[ \t]+(?:strict|warnings|[0-9.]+)[ \t]*;|=(?:head[1-4]|pod)\b"
+    rb"|/lib(?:64|32|x32)?/ld-[\w.-]+\.so(?:\.[0-9]+)*[ \t]*\r?$"
 )
 _COMMENT = re.compile(rb"#(?:[ \t#!]|$)")
 #: A line number in front of a file's line: ``cat -n`` (``     1\t``), a Read tool (``     1→``).
@@ -68,6 +75,11 @@ _STATEMENT = re.compile(
 _CALLEE = re.compile(r"[ \t]*(?:await[ \t]+)?(?:[A-Za-z_]\w*\.)*[a-z_]\w*\(")
 #: What ``grep -n`` (``-rn``, ``-A``/``-B`` context lines) writes before a matched line.
 _GREP_PREFIX = re.compile(r"[^\s:]+(?::[0-9]+:|-[0-9]+-)")
+#: A printf conversion: ``%s``, ``%d``, ``%-8s``, ``%.*s``, ``%lu``, ``%zu``, ``%m``; not ``%%``, ``100%s`` or a
+#: URL's ``%20data``.
+_CONVERSION = re.compile(
+    r"(?<![%\w])%[-+ #0]?(?:\*|[0-9]{1,2})?(?:\.(?:\*|[0-9]{1,2}))?(?:hh|h|ll|l|z|j|t|L)?[sdiuxXcpm](?![A-Za-z0-9])"
+)
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _QUOTES = "\"'`"
 
@@ -87,6 +99,11 @@ def is_code(line: str) -> bool:
         return False
     close = _closing(line, callee.end() - 1)
     return close is not None and line[close + 1 :].strip() in ("", ";", ",", ":", ") {", "{")
+
+
+def is_template(line: str) -> bool:
+    """Whether ``line`` is a message's template: it holds a printf conversion (see the module's docstring)."""
+    return "%" in line and _CONVERSION.search(line) is not None
 
 
 def _closing(line: str, opened: int) -> int | None:

@@ -7,6 +7,7 @@ indentation. A tool reports a failure differently: under a label (``error:``, ``
 among lines that are not sentences. A line is in running prose when a sentence goes on across
 its line break, at one indentation: from a long line above that does not end a sentence into
 this one, which starts in lower case; or from this long line into one below that starts in
+lower case. A paragraph in capitals (a licence's disclaimer) is read as the same words in
 lower case. A list item's text starts after its marker (`` * ``, ``- ``, ``1. ``), at the column
 the lines it wraps onto start at, and a quotation (``"git rebase -i --autostash"``) is one word
 of its sentence, whatever it quotes.
@@ -108,8 +109,12 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
 
     Never a line that ends in a colon: it introduces what follows (``Traceback (most recent call
     last):``, ``The following tests failed:``), as a report does. Lines that are each a whole
-    sentence (a script's ``echo`` lines) are not a paragraph: nothing goes on across their breaks."""
+    sentence (a script's ``echo`` lines) are not a paragraph: nothing goes on across their breaks.
+    Lines in capitals next to lines in capitals are read in lower case."""
     line, before, after = _unbulleted(line), _unbulleted(before), _unbulleted(after)
+    if line.isupper() and (before.isupper() or after.isupper()):  # a paragraph in capitals (a licence's
+        # disclaimer, ``... OR A FAILURE OF THE PROGRAM TO OPERATE ...``) reads as the same words in lower case
+        line, before, after = (x.lower() if x.isupper() else x for x in (line, before, after))
     if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
         return False
     indent = _indent(line)
