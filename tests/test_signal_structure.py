@@ -6,6 +6,8 @@ rule itself, including the cases where it must not apply.
 
 from __future__ import annotations
 
+import json
+
 from offloader.signal import make_preview, read_signal
 from offloader.tokens import TiktokenCounter
 
@@ -1096,6 +1098,32 @@ def test_a_programs_strings_are_its_text() -> None:
     strings[150] = "error canonicalizing the ledger path"
     assert not read_signal("\n".join(strings) + "\n").failing
     assert read_signal("\n".join(strings[1:]) + "\n").failing
+
+
+def _package_index_page(description: str) -> str:
+    releases = {f"1.{i}.0": [{"filename": f"ledger-1.{i}.0.tar.gz", "size": 1000 + i}] for i in range(300)}
+    info = {"name": "ledger", "summary": "Settle a ledger", "description": description, "version": "1.299.0"}
+    return json.dumps({"info": info, "releases": releases})
+
+
+def test_a_readme_inside_a_json_string_is_the_readmes_text() -> None:
+    body = "\n\n".join(f"The ledger keeps entry {i} until the next review." for i in range(40))
+    report = "\n\nA failed import prints `ERROR: No module named ledger` and stops.\n\n"
+    for start in (
+        "# ledger\n\n",
+        "Ledger\n======\n\nSee ``ledger settle``.\n\n",
+        ".. image:: logo.svg\n   :alt: x\n\n",
+    ):
+        page = _package_index_page(start + body + report + body)
+        assert not read_signal(page).failing, start
+        assert not read_signal(json.dumps(json.loads(page), indent=2)).failing, start
+    assert read_signal(_package_index_page(body + report + body)).failing  # no markup: read as text
+
+
+def test_the_question_site_a_readme_points_to_is_no_stack_overflow() -> None:
+    assert not read_signal(_among_log_lines(["Ask a question on Stack Overflow and tag it ledger"])).failing
+    for crash in ("Stack overflow.", "fatal runtime error: stack overflow", "STACK OVERFLOW in thread 3"):
+        assert read_signal(_among_log_lines([crash])).failing, crash
 
 
 def _subjects(prefix: str) -> list[str]:

@@ -32,17 +32,23 @@ A Markdown or reStructuredText file starts as its markup does:
 - front matter: ``---``, ``key: value`` lines, ``---``, then text that is not more of the same (a
   YAML stream of records goes on with ``key: value``);
 - a title block (``% Rust Release Notes``), RST fields (``:title: ...``) or an explicit markup
-  start (``.. _quickstart:``, ``.. cmake-manual-description: ...``, a ``..`` comment), over a
-  blank line or more of its kind;
+  start (``.. _quickstart:``, ``.. image:: ...`` over its indented options, a ``..`` comment) or a
+  substitution (``|Logo|``), over a blank line or more of its kind;
 - a bold title over a blank line (``**To list all jobs**``).
+
+A JSON document can carry such a file in a string: a package index's ``"description"`` holds
+the project's README (``"# filesystem_spec\\n\\n[![PyPI version]..."``), an issue tracker's
+``"body"`` the issue's Markdown. A failure word inside a string value that starts as a Markdown
+or RST file does is that file's text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-__all__ = ["MARKDOWN_REACH", "manual_span", "starts_like_markup", "starts_like_pydoc"]
+__all__ = ["MARKDOWN_REACH", "in_embedded_document", "manual_span", "starts_like_markup", "starts_like_pydoc"]
 
 #: A Markdown heading: ``# Node.js 20 ChangeLog``, ``## Release notes ##``.
 _HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
@@ -58,12 +64,20 @@ _BLANK = re.compile(rb"[ \t]*\r?")
 #: Front matter's fence and its ``key: value`` lines.
 _FENCE = re.compile(rb"---[ \t]*\r?")
 _FIELD = re.compile(rb"[A-Za-z_][\w-]*:(?:[ \t].*)?\r?")
-#: A title block's line (``% Title``), an RST field (``:title: ...``), an explicit markup start.
-_MARKUP_LINE = re.compile(rb"%[ \t]+\S.*|:[A-Za-z][\w -]*:(?:[ \t].*)?\r?|\.\.(?:[ \t]+\S.*)?\r?")
+#: A title block's line (``% Title``), an RST field (``:title: ...``), an explicit markup start, a substitution
+#: (``|Logo|``).
+_MARKUP_LINE = re.compile(
+    rb"%[ \t]+\S.*|:[A-Za-z][\w -]*:(?:[ \t].*)?\r?|\.\.(?:[ \t]+\S.*)?\r?|\|[A-Za-z][\w.-]*\|_?[ \t]*\r?"
+)
 #: A bold title: ``**To list all key phrases detection jobs**``.
 _BOLD_TITLE = re.compile(rb"\*\*[^*\s][^*]*\*\*[ \t]*\r?")
-#: Inline markup: ````literal````, ``:mod:`crcmod```, ```link`_``, ``[text](url)``, ``**bold**``, a directive.
-_INLINE_MARKUP = re.compile(rb"``[^`\n]+``|:[a-z]+:`|`[^`\n]+`_|\]\([^)\s]+\)|\*\*[^*\s][^*\n]*\*\*|\n\.\. [a-z-]+::")
+#: Inline markup: ````literal````, ``:mod:`crcmod```, ```link`_``, ``[text](url)``, ``**bold**``, a directive, a
+#: substitution (``|PyPI|``).
+_INLINE_MARKUP = re.compile(
+    rb"``[^`\n]+``|:[a-z]+:`|`[^`\n]+`_|\]\([^)\s]+\)|\*\*[^*\s][^*\n]*\*\*|\n\.\. [a-z-]+::|\|[A-Za-z][\w.-]*\|"
+)
+#: A JSON string's opening quote is looked for at most this many bytes before a match inside it.
+JSON_STRING_REACH = 64 * 1024
 #: Only this many bytes at the start are read to tell a Markdown or RST file.
 MARKDOWN_REACH = 1024
 #: A page's title and section, as its header and footer show them: ``GIT-BUNDLE(1)``, ``ssl(3ssl)``,
@@ -126,7 +140,7 @@ def starts_like_markup(data: bytes) -> bool:
     if _FENCE.fullmatch(first):
         return _after_front_matter(lines[1:])
     if _MARKUP_LINE.fullmatch(first):
-        if first.rstrip() == b".." and second.startswith((b" ", b"\t")):  # a comment's indented text
+        if first.startswith(b"..") and second.startswith((b" ", b"\t")):  # a comment's text, a directive's options
             return True
         return _BLANK.fullmatch(second) is not None or _MARKUP_LINE.fullmatch(second) is not None
     return _underlined_title(lines) and _INLINE_MARKUP.search(data, 0, MARKDOWN_REACH) is not None
@@ -156,6 +170,52 @@ def _after_front_matter(lines: list[bytes]) -> bool:
         elif not (line.startswith((b" ", b"\t", b"-")) or _BLANK.fullmatch(line)):  # a value continued, a list item
             return False
     return False
+
+
+def in_embedded_document(data: Any, at: int) -> bool:
+    """Whether byte ``at`` of ``data`` is inside a JSON string value that starts as a Markdown or RST file
+    does (see the module's docstring): its opening quote, the first one before ``at`` that no backslash
+    escapes, follows a colon, and the value's first characters, unescaped, start like such a file."""
+    low = max(0, at - JSON_STRING_REACH)
+    i = at
+    while True:
+        quote = data.rfind(b'"', low, i)
+        if quote < 0:
+            return False
+        k = quote
+        while k > low and data[k - 1] == 0x5C:
+            k -= 1
+        if (quote - k) % 2 == 0:
+            break
+        i = quote
+    j = quote
+    while j > low and data[j - 1] in b" \t":
+        j -= 1
+    if j == low or data[j - 1] != 0x3A:  # not a value: a key, or outside any string
+        return False
+    value = _unescaped(bytes(data[quote + 1 : quote + 1 + 2 * MARKDOWN_REACH]))
+    return value is not None and starts_like_markup(value.encode("utf-8", "surrogatepass"))
+
+
+def _unescaped(raw: bytes) -> str | None:
+    """A JSON string's first characters from its escaped bytes ``raw`` (the string may go on past them)."""
+    end = len(raw)
+    i = raw.find(b'"')
+    while i >= 0:  # the closing quote: the first one no backslash escapes
+        k = i
+        while k > 0 and raw[k - 1] == 0x5C:
+            k -= 1
+        if (i - k) % 2 == 0:
+            end = i
+            break
+        i = raw.find(b'"', i + 1)
+    for cut in range(end, max(-1, end - 7), -1):  # an escape cut short (``\u00``) is dropped
+        try:
+            value = json.loads(b'"' + raw[:cut] + b'"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else None
+    return None
 
 
 def starts_like_pydoc(data: bytes) -> bool:

@@ -170,11 +170,13 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
     # crashes, and the reports of the sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
     Prior(
-        r"segmentation fault|core dumped|\bkilled\b|out of memory|stack overflow|bus error|\baborted\b"
+        r"segmentation fault|core dumped|\bkilled\b|out of memory|bus error|\baborted\b"
         r"|\b(address|thread|memory|leak|undefinedbehavior)sanitizer:",
         "fail",
         3.0,
     ),
+    # a stack overflow in any case but the title case of the question site a README points to ("Stack Overflow")
+    Prior(r"\b([Ss]tack overflow|STACK OVERFLOW)\b", "fail", 3.0, caseless=False),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),

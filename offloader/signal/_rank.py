@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
-from ._documents import MARKDOWN_REACH, manual_span, starts_like_markup, starts_like_pydoc
+from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
 from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
@@ -228,6 +228,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text)
             or is_template(text)
+            or in_embedded_document(scan.data, focus)
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
             or _in_diff_hunk(scan, start, text)
