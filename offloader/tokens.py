@@ -129,6 +129,8 @@ def head_within(counter: TokenCounter, text: str, n: int, *, max_chars_per_token
     _check_budget(n)
     if n == 0 or not text:
         return ""
+    if len(text) <= n and getattr(counter, "at_most_bytes", False) and _utf8_within(text, n):
+        return text  # no more tokens than bytes, and no more bytes than n: it fits uncounted
     cap = (n + 1) * max_chars_per_token
     head_count = getattr(counter, "head_count", None)
     if callable(head_count):
@@ -139,13 +141,19 @@ def head_within(counter: TokenCounter, text: str, n: int, *, max_chars_per_token
     return _head_doubling(head, text[:cap], n)
 
 
+def _utf8_within(text: str, n: int) -> bool:
+    """Whether ``text`` is at most ``n`` bytes in UTF-8 (an ASCII text is as many bytes as characters)."""
+    return text.isascii() or len(text.encode("utf-8", "surrogatepass")) <= n
+
+
 def _head_doubling(head: Callable[[str, int], Any], text: str, n: int) -> str:
     """Doubling windows from about 4 characters per token (``text`` already bounded).
 
     A cut within ``_WINDOW_EDGE`` characters of a window's end may fall in a word the
     window split (tokenized otherwise than in the whole text): the next window decides.
     """
-    size = min(len(text), (n + 1) * FIRST_WINDOW_CHARS_PER_TOKEN)
+    # at least twice the edge: a smaller window's cut always falls within the edge, and would double for nothing
+    size = min(len(text), max((n + 1) * FIRST_WINDOW_CHARS_PER_TOKEN, 2 * _WINDOW_EDGE))
     while True:  # usually one encode
         window = text[:size]
         result = head(window, n)
