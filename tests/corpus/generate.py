@@ -43,6 +43,9 @@ nftables, iptables, Kea, Knot, Dovecot, AppArmor, AIDE, SpamAssassin, rsyslog, N
 GnuCOBOL, Vala, Mono's mcs, luacheck, busted, perlcritic, RSpec, RuboCop and PHP_CodeSniffer (Debian ``gnucobol3``,
 ``valac``, ``mono-mcs``, ``lua-check``, ``lua-busted``, ``libperl-critic-perl``, ``ruby-rspec``, ``rubocop``,
 ``php-codesniffer``), with pycodestyle from PyPI, for unseen-21.
+lintian, debhelper's dpkg-buildpackage, rpmbuild, rpmlint, SCons, automake with libtool, pkg-config and ccache
+(Debian ``lintian``, ``debhelper``, ``rpm``, ``rpmlint``, ``scons``, ``automake``, ``libtool``, ``pkgconf``,
+``ccache``), with build, pip-tools and wheel from PyPI and pnpm from the npm registry, for unseen-22.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -79,6 +82,7 @@ import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
+import cases_unseen_twentysecond  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
