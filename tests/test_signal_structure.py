@@ -1126,6 +1126,39 @@ def test_the_question_site_a_readme_points_to_is_no_stack_overflow() -> None:
         assert read_signal(_among_log_lines([crash])).failing, crash
 
 
+def test_a_failure_word_said_a_few_times_outranks_lines_that_are_only_new() -> None:
+    lines = []
+    areas = ["ledger", "audit", "billing", "orders", "refunds", "search", "tax", "cart"]
+    names = [f"{area}-{part}" for part in ("core", "api", "web", "cli", "sdk") for area in areas]  # one-off names
+    for i, name in enumerate(names):
+        lines += [f"== shop-{name}-client", "2.3.0", f"shop-{name}", f"-I/opt/shop/include/shop-{name}"]
+        if i == 20:
+            report = "Package dependency requirement 'shop-retry >= 2.0' could not be satisfied."
+            lines += [report, "Package 'shop-retry' has version '1.4.2', required version is '>= 2.0'"] * 3
+    lines.append("[exit status 1]")
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
+    assert "could not be satisfied" in preview
+    assert "required version is '>= 2.0'" in preview  # the wanted value, under the report
+
+
+def test_a_version_before_a_hyphenated_name_counts_nothing() -> None:
+    lines = [f"Provides: config(ledger-{i}) = 1.3.0-1 ledger-{i} = 1.3.0-1" for i in range(200)]
+    lines[100] = "Provides: config(errors-failed-jobs) = 1.3.0-1 errors-failed-jobs = 1.3.0-1"
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines[100] = "Checked 3 packages: 1 errors, 2 warnings"
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_name_with_a_failure_word_as_a_part_is_no_report() -> None:
+    for name in ("audit-report-failed-jobs", "error_handler", "max_errors", "--fail-fast", "restart: on-failure"):
+        lines = [f"+ install -m755 ledger-{i} /tmp/work/BUILDROOT/usr/bin/" for i in range(200)]
+        lines[100] = f"+ install -m755 {name} /tmp/work/BUILDROOT/usr/bin/"
+        signal = read_signal("\n".join(lines) + "\n")
+        assert not [u for u in signal.units if u.lineno == 101 and u.kind == "fail"], name
+    for report in ("test_error_path FAILED", "E: shop-failed-jobs: python3-script-but-no-python3-dep"):
+        assert read_signal(_among_log_lines([report])).failing, report
+
+
 def _subjects(prefix: str) -> list[str]:
     return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
 

@@ -44,6 +44,10 @@ REPEATED = 5
 STDERR_BONUS = 1.0
 #: The least score of a failure line's first occurrence: above a one-off line without priors (1.4).
 FAILURE_FLOOR = 1.5
+#: What a line without priors scores when its template is unique among repeated ones.
+NOVEL_SCORE = 1.4
+#: The least score of the first occurrence of a line with a failure word said a few times: above a novel line.
+FEW_TIMES_FLOOR = NOVEL_SCORE + 0.05
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
 #: What a later occurrence of a failure that is said only a few times scores when it says something else
@@ -79,6 +83,14 @@ _NAMES = re.compile(
 )
 #: Every match of _NAMES holds a slash, a backslash or a dot before a lower-case letter.
 _NAME_HINT = re.compile(r"[/\\]|\.[a-z]")
+#: A name joined by hyphens or underscores, in lower case, with a failure word as one of its parts
+#: (``audit-failed-jobs``, ``error_handler``, ``max_errors``, ``on-failure``): a package, file, job or
+#: setting, not a report. Codes in capitals (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words.
+_FAILURE_WORD_PART = r"(?:errors?|fail(?:ed|ures?|ing|s)?)"
+_FAILURE_NAME = re.compile(
+    rf"\b[a-z0-9]+(?:[-_][a-z0-9]+)*[-_]{_FAILURE_WORD_PART}\b(?:[-_][a-z0-9]+)*"
+    rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
+)
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
@@ -137,6 +149,8 @@ _CONTEXT_AFTER = re.compile(
     rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
     r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
+    # a wanted value said in words: ``Package 'x' has version '1.4.2', required version is '>= 2.0'``
+    r"|\b(required|expected|wanted) (version|value|type|size|length) (is|was)\b"
     r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
 )
 
@@ -308,6 +322,8 @@ def weights(
     cleaned = without_healthy(text)
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", cleaned)
+    if "-" in cleaned or "_" in cleaned:
+        cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:
@@ -359,13 +375,17 @@ def _score(
         kind = "warn" if warn > word else "word"
         score = max(word, warn) * (rarity if nth == 1 else 0.1 * rarity)
     else:
-        kind, score = "novel", 1.4
+        kind, score = "novel", NOVEL_SCORE
     # a summary that still names failures once its zero counts are gone (``2399 ok, 1 failed``)
     failure = (fail >= FAILURE_WEIGHT or (kind == "summary" and fail > 0)) and tf <= REPEATED
     if failure and kind == "fail" and nth == 1:
         # a failure said a few times (a restart loop's ``exited: worker (exit status 78)``) still
         # outranks lines that are merely new or use a failure word
         score = max(score, FAILURE_FLOOR)
+    elif kind == "fail" and nth == 1 and tf <= REPEATED:
+        # a failure word said a few times (pkg-config's ``... could not be satisfied.``, once per query)
+        # still outranks lines that are merely new
+        score = max(score, FEW_TIMES_FLOOR)
     return Unit(lineno, start, end, focus, score, kind, failure)
 
 
