@@ -183,7 +183,8 @@ def test_the_path_masks_match_what_a_path_tried_from_every_character_matches() -
 
 
 def test_lines_that_go_on_under_a_failure_lines_label_are_its_context() -> None:
-    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._context import attach_context
+    from offloader.signal._rank import rank
     from offloader.signal._scan import scan
 
     noise = [f"  [x] compiling {i * 3} modules" for i in range(200)]
@@ -202,7 +203,8 @@ def test_lines_that_go_on_under_a_failure_lines_label_are_its_context() -> None:
 
 def test_a_label_with_digits_chains_nothing() -> None:
     # lines of one second share a time-stamped prefix: each is ranked on its own, not as the first one's context
-    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._context import attach_context
+    from offloader.signal._rank import rank
     from offloader.signal._scan import scan
 
     lines = [f"10:00:{i:02d} INFO step {i} done" for i in range(40)]
@@ -248,7 +250,8 @@ def test_the_priors_answer_alike_with_every_digit_but_0_and_5_as_1() -> None:
 
 
 def _context_of(lines: list[str], lineno: int) -> list[int]:
-    from offloader.signal._rank import attach_context, rank
+    from offloader.signal._context import attach_context
+    from offloader.signal._rank import rank
     from offloader.signal._scan import scan
 
     found = scan(("\n".join(lines) + "\n").encode())

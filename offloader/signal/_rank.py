@@ -13,18 +13,19 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
 from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
+from ._lines import as_shown, decode_window, line_after, line_before, lines_after, lines_before, strip_ansi, text_of
 from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
-from ._vcs import MESSAGE_REACH, in_commit_message, is_blame_line, lists_commits
+from ._vcs import HUNK_REACH, MESSAGE_REACH, in_commit_message, in_diff_hunk, is_blame_line, lists_commits
 
-__all__ = ["Unit", "attach_context", "rank", "strip_ansi", "template", "weights"]
+__all__ = ["Unit", "rank", "strip_ansi", "template", "weights"]
 
 #: A tool's word that the error just reported did not stop it (``make: [Makefile:7: prep] Error 1 (ignored)``),
 #: and how many lines above it such an error may be.
@@ -32,8 +33,6 @@ _IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
 IGNORED_REACH = 3
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
-#: Characters of a very long line looked at around its match (for classification and templates).
-WINDOW = 2048
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
 NOVELTY_BYTES = 256 * 1024
 #: Up to this many one-off lines are located by ``list.index`` (C), beyond by one Python pass.
@@ -58,12 +57,9 @@ COUNTED_FAILURE = 2.5
 #: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
 #: word in prose, below a one-off line.
 PROSE_SCORE = 1.2
-#: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
-LABEL_CHARS = 24
 #: A runner's closing verdict is looked for in this many last lines.
 VERDICT_LINES = 30
 
-_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 #: A path: a run of characters other than spaces, quotes, brackets, ``:`` and ``,`` that holds a slash.
 #: It is tried only where such a run starts, or where another alternative of _MASK can end inside
 #: one (after a closing quote, or after a byte run's ``-ab``/``ab:``); elsewhere it cannot match.
@@ -97,67 +93,6 @@ _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
 #: Every ASCII digit but 0 and 5 as ``1``: the priors' answers do not change (they tell apart
 #: 0, 5 (HTTP 5xx), non-zero and any digit; checked by a test).
 _PRIOR_DIGITS = bytes.maketrans(b"2346789", b"1111111")
-_FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
-_EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
-#: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
-_FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
-#: A labelled field of a report: ``   Severity: High``, ``   More Info: https://...``.
-_LABELLED_FIELD = re.compile(r"^[ \t]+[A-Za-z][\w -]{0,30}:(\s|$)")
-#: Sibling fields before a field that matched (they say which record it is).
-SIBLINGS = 4
-#: Lines shown from the block indented under a report's first line (its shallowest lines:
-#: ``   Severity: High`` ... ``   Location: app/x.py:5:4`` under ``>> Issue: ...``).
-BLOCK_LINES = 4
-#: How many lines of a block are read for them, at most.
-BLOCK_REACH = 12
-#: An indented failure line brings the whole block indented deeper under it when that block ends
-#: within this many lines (promtool's ``FAILED:`` over its ``exp:[...]`` and ``got:[...]``).
-NESTED_REACH = 16
-#: How far above an indented line the line its block hangs from (its heading: a file name over
-#: a linter's indented findings) is looked for.
-HEADING_REACH = 40
-#: A line that only says where: a file and line (and column), a colon after them or not.
-_WHERE_SOURCE = r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$"
-#: How far above a report that names no file the line that names one is looked for, over a
-#: compiler's source excerpt (indented lines and a blank line).
-NAMED_REACH = 5
-#: A line that only says where, ending in a colon or not (``src/ledger_post.f90:11:26:``).
-_WHERE = re.compile(_WHERE_SOURCE)
-#: A file and line anywhere in a line (``x.go:88``, ``(settle.escript, line 25)``, ``Foo.java(12)``).
-_LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
-#: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
-#: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
-_SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
-#: How far below ``Traceback (most recent call last):`` its exception line is looked for.
-TRACEBACK_REACH = 200
-#: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
-_DIFF_FILE = re.compile(r"^\+\+\+ \S")
-_DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
-#: A unified diff's hunk header (``@@ -12,7 +12,9 @@``): the lines under it are a file's text.
-_HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
-#: A hunk's header is looked for at most this many lines above one of its lines.
-HUNK_REACH = 200
-#: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
-#: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
-_UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
-#: A unit's name is this long at least, and the line that began the unit is this many lines above at most.
-UNIT_NAME_CHARS = 8
-UNIT_REACH = 12
-_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
-_CONTEXT_AFTER = re.compile(
-    r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
-    rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
-    r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
-    r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
-    # a wanted value said in words: ``Package 'x' has version '1.4.2', required version is '>= 2.0'``
-    r"|\b(required|expected|wanted) (version|value|type|size|length) (is|was)\b"
-    r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
-)
-
-
-def strip_ansi(text: str) -> str:
-    """``text`` without terminal escape sequences."""
-    return _ANSI.sub("", text) if "\x1b" in text else text
 
 
 def template(line: str) -> str:
@@ -180,14 +115,6 @@ class Unit:
     context: list[tuple[int, int, int]] = field(default_factory=list)  # (lineno, start, end) shown with it
 
 
-def _decode_window(scan: Scan, start: int, end: int, focus: int) -> str:
-    if end - start > WINDOW:
-        start = max(start, focus - WINDOW // 2)
-        end = min(end, start + WINDOW)
-    # every carriage-return state of a progress line is read (the match may be in an earlier one)
-    return strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rstrip("\r").replace("\r", " ")
-
-
 def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     """Score every candidate line of ``scan`` (and, for small outputs, every rare line).
 
@@ -198,7 +125,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     mark = scan.mark.decode("utf-8", "replace") if scan.mark else None
     marked: set[int] = set()
     for c in scan.candidates:
-        text = _decode_window(scan, c.start, c.end, c.focus)
+        text = decode_window(scan, c.start, c.end, c.focus)
         if mark is not None and text.startswith(mark):
             text = text[len(mark) :]
             marked.add(c.lineno)
@@ -245,7 +172,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or in_embedded_document(scan.data, focus)
             or _in_prose(scan, start, end, text)
             or _in_reference(scan, start, text)
-            or _in_diff_hunk(scan, start, text)
+            or in_diff_hunk(text, (upper for _, _, upper in lines_before(scan, start, HUNK_REACH)))
             or _in_commit(scan, start, end, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
@@ -402,7 +329,7 @@ def _with_rare_lines(
     raw = bytes(scan.data[: scan.size])
     shapes = raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")
     if b"\x1b" in raw or b"\r" in raw:  # else every line is already as shown
-        shapes = [_as_shown(x) for x in shapes]
+        shapes = [as_shown(x) for x in shapes]
     counts: Counter[str] = Counter()
     unique: list[str] = []  # lines (digits zeroed) whose template no other line has, so far
     for shape, n in Counter(shapes).items():
@@ -432,46 +359,23 @@ def _with_rare_lines(
             before[i] + i,
             before[i] + i + len(pieces[i]),
             before[i] + i,
-            _as_shown(pieces[i].decode("utf-8", "replace")),
+            as_shown(pieces[i].decode("utf-8", "replace")),
         )
         for i in rare
     ]
     return sorted(rows + extra), counts
 
 
-def _as_shown(line: str) -> str:
-    """A line as a terminal shows it: no escapes, the last carriage-return state."""
-    return strip_ansi(line).rstrip("\r").rsplit("\r", 1)[-1]
-
-
-def _line_before(scan: Scan, start: int) -> tuple[int, int] | None:
-    if start <= 0:
-        return None
-    return scan.data.rfind(b"\n", 0, start - 1) + 1, start - 1
-
-
-def _line_after(scan: Scan, end: int) -> tuple[int, int] | None:
-    if end >= scan.size:
-        return None
-    stop = scan.data.find(b"\n", end + 1, scan.size)
-    return end + 1, scan.size if stop < 0 else stop
-
-
-def _text(scan: Scan, bounds: tuple[int, int]) -> str:
-    start, end = bounds
-    return _decode_window(scan, start, end, start)
-
-
 def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
     """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose,
     or in a block a document sets apart from its prose (an example, a table)."""
-    before, after = _line_before(scan, start), _line_after(scan, end)
-    if in_running_prose(text, _text(scan, before) if before else "", _text(scan, after) if after else ""):
+    before, after = line_before(scan, start), line_after(scan, end)
+    if in_running_prose(text, text_of(scan, before) if before else "", text_of(scan, after) if after else ""):
         return True
     return in_set_apart_block(
         text,
-        (upper for _, _, upper in _lines_before(scan, start, SET_APART_REACH)),
-        (lower for _, _, lower in _lines_after(scan, end, SET_APART_REACH)),
+        (upper for _, _, upper in lines_before(scan, start, SET_APART_REACH)),
+        (lower for _, _, lower in lines_after(scan, end, SET_APART_REACH)),
     )
 
 
@@ -479,22 +383,7 @@ def _in_reference(scan: Scan, start: int, text: str) -> bool:
     """Whether the line starting at ``start`` (shown as ``text``) describes an option or lists levels."""
     if lists_levels(text):
         return True
-    return describes_option(text, (upper for _, _, upper in _lines_before(scan, start, DESCRIPTION_REACH)))
-
-
-def _in_diff_hunk(scan: Scan, start: int, text: str) -> bool:
-    """Whether the line starting at ``start`` (shown as ``text``) is a line of a unified diff's hunk:
-    a patch shows a file's text (``+        raise SystemExit("error: %s" % exc)``), not a run's report."""
-    if _HUNK.match(text):  # the header's own text is the function the hunk is in
-        return True
-    if text[:1] not in ("+", "-", " ") or text.startswith(("+++ ", "--- ")):
-        return False
-    for _, _, upper in _lines_before(scan, start, HUNK_REACH):
-        if _HUNK.match(upper):
-            return True
-        if not _DIFF_BODY.match(upper) or upper.startswith(("+++ ", "--- ")):
-            return False
-    return False
+    return describes_option(text, (upper for _, _, upper in lines_before(scan, start, DESCRIPTION_REACH)))
 
 
 def _in_commit(scan: Scan, start: int, end: int, text: str) -> bool:
@@ -502,225 +391,7 @@ def _in_commit(scan: Scan, start: int, end: int, text: str) -> bool:
     line under ``git blame`` (see :mod:`._vcs`)."""
     if is_blame_line(text):
         return True
-    if in_commit_message(text, (upper for _, _, upper in _lines_before(scan, start, MESSAGE_REACH))):
+    if in_commit_message(text, (upper for _, _, upper in lines_before(scan, start, MESSAGE_REACH))):
         return True
-    before, after = _line_before(scan, start), _line_after(scan, end)
-    return lists_commits(text, _text(scan, before) if before else "", _text(scan, after) if after else "")
-
-
-def _lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:
-    """Up to ``limit`` lines upwards from the line starting at ``start``: (lines back, bounds, text)."""
-    for back in range(1, limit + 1):
-        bounds = _line_before(scan, start)
-        if bounds is None:
-            return
-        yield back, bounds, _text(scan, bounds)
-        start = bounds[0]
-
-
-def _lines_after(scan: Scan, end: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:
-    """Up to ``limit`` lines downwards from the line ending at ``end``: (lines ahead, bounds, text)."""
-    for ahead in range(1, limit + 1):
-        bounds = _line_after(scan, end)
-        if bounds is None:
-            return
-        yield ahead, bounds, _text(scan, bounds)
-        end = bounds[1]
-
-
-def attach_context(scan: Scan, unit: Unit) -> None:
-    """Give a unit its explaining neighbours: the last frame before an exception line, and
-    the caret, location or got/want lines after a failure or summary line, or the lines that
-    go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
-    if unit.context or unit.kind == "warn":
-        return
-    text = _text(scan, (unit.start, unit.end))
-    label = _label(scan, unit)
-    framed = False  # the last frame before an exception line was added
-    if _EXCEPTION_LINE.search(text):
-        # the last frame: indented lines back to (and with) the nearest frame header
-        found: list[tuple[int, int, int]] = []
-        for back, bounds, prev in _lines_before(scan, unit.start, 5):
-            if not prev.startswith((" ", "\t")):
-                break
-            found.append((unit.lineno - back, *bounds))
-            if _FRAME_BEFORE.search(prev):
-                unit.context.extend(found)
-                framed = True
-                break
-    field = _FIELD.match(text)
-    if field is not None:
-        _add_siblings(scan, unit, field.group(1))
-    if text[:1] in (" ", "\t") and not framed:
-        _add_heading(scan, unit)
-    elif text[:1] in ("+", "-") and text[:4] not in ("+++ ", "--- "):
-        _add_diff_file(scan, unit)
-    elif _TRACEBACK.match(text):
-        _add_traceback_end(scan, unit)
-    elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
-        _add_named_line_before(scan, unit)
-    if unit.failure:
-        _add_unit_output(scan, unit, text)
-    followed = False  # lines after it were added
-    # inside an indented report (an unindented one brings its block below): the lines indented
-    # under it, shown only if a location follows them
-    nested = text[:1] in (" ", "\t")
-    between: list[tuple[int, int, int]] = []
-    for ahead, bounds, after in _lines_after(scan, unit.end, 4):
-        row = (unit.lineno + ahead, *bounds)
-        if (
-            _CONTEXT_AFTER.search(after)
-            or (label and after.startswith(label) and after[len(label) :].strip())
-            or (nested and after[:1] in (" ", "\t") and _LOCATION.search(after))  # ``in function f/1 (x.erl, line 25)``
-        ):
-            unit.context.extend([*between, row])
-            between = []
-            followed = True
-        elif nested and after.strip() and _indent(after) > _indent(text):  # it goes on (a term on its own line)
-            between.append(row)
-        else:
-            break
-    if text[:1] not in (" ", "\t") and not followed:
-        _add_block(scan, unit, fields_only=unit.kind != "fail")
-    elif nested and not followed and unit.kind == "fail":
-        _add_nested_block(scan, unit, _indent(text))
-    unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
-
-
-def _add_unit_output(scan: Scan, unit: Unit, text: str) -> None:
-    """What a failed unit printed: the lines between a failure line that names the unit and the line
-    above that names it too, where the unit began (``[ RUN      ] spec/tax_spec.lua @ 115: ...``,
-    ``=== RUN   TestTotal``): the assertion and its got/want values (``Passed in: (number) 1890``)."""
-    status = _UNIT_STATUS.match(text)
-    if status is None or len(status.group("name")) < UNIT_NAME_CHARS:
-        return
-    name = status.group("name")
-    printed: list[tuple[int, int, int]] = []
-    for back, bounds, prev in _lines_before(scan, unit.start, UNIT_REACH):
-        if name in prev:
-            unit.context.extend(reversed(printed))
-            return
-        printed.append((unit.lineno - back, *bounds))
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def _add_heading(scan: Scan, unit: Unit) -> None:
-    """The unindented line an indented line's block hangs from (a file name over its findings),
-    when the lines between are all indented and none is blank; else, where a blank line comes
-    first, the nearest line above that is indented less (htmlhint's indented path over its
-    findings)."""
-    indent = _indent(_text(scan, (unit.start, unit.end)))
-    nearer: tuple[int, int, int] | None = None
-    for back, bounds, prev in _lines_before(scan, unit.start, HEADING_REACH):
-        if not prev.strip():
-            break
-        if _indent(prev) == 0:
-            unit.context.append((unit.lineno - back, *bounds))
-            return
-        if nearer is None and _indent(prev) < indent:
-            nearer = (unit.lineno - back, *bounds)
-    if nearer is not None:
-        unit.context.append(nearer)
-
-
-def _add_diff_file(scan: Scan, unit: Unit) -> None:
-    """The file header (``+++ b/path``) of the hunk a changed line of a unified diff is in."""
-    for back, bounds, prev in _lines_before(scan, unit.start, 2 * HEADING_REACH):
-        if _DIFF_FILE.match(prev):
-            unit.context.append((unit.lineno - back, *bounds))
-            return
-        if not _DIFF_BODY.match(prev):
-            return
-
-
-def _add_traceback_end(scan: Scan, unit: Unit) -> None:
-    """What a traceback's header leads to: its last frame and the exception line that ends it."""
-    last_frame: list[tuple[int, int, int]] = []
-    for ahead, bounds, line in _lines_after(scan, unit.end, TRACEBACK_REACH):
-        if line[:1] in (" ", "\t"):
-            if line.lstrip().startswith('File "'):
-                last_frame = []
-            last_frame.append((unit.lineno + ahead, *bounds))
-            continue
-        if line.strip():
-            unit.context.extend([*last_frame[:3], (unit.lineno + ahead, *bounds)])
-        return
-
-
-def _add_named_line_before(scan: Scan, unit: Unit) -> None:
-    """The line just before a report that names no file, or any failure, or past one blank line, when
-    that line names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``, a
-    loop's ``== lessc styles/checkout.less`` over an error that names the file again); or, over
-    the source excerpt and caret a compiler prints between them (indented lines, a blank line), its location line
-    (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
-    excerpt: list[tuple[int, int, int]] = []
-    for back, bounds, prev in _lines_before(scan, unit.start, NAMED_REACH):
-        row = (unit.lineno - back, *bounds)
-        # the line just before, or past one blank line (a loop's ``== batches/batch-037.json``; but a
-        # line that only says where ends the report before the blank line: cfn-lint's)
-        nearest = back == 1 or (back == 2 and not excerpt and prev[:1] not in (" ", "\t") and not _WHERE.match(prev))
-        if nearest and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
-            unit.context.append(row)
-            return
-        if not prev.strip() or prev[:1] in (" ", "\t"):
-            if prev.strip():
-                excerpt.insert(0, row)
-            continue  # over the excerpt
-        if excerpt and _WHERE.match(prev):
-            unit.context.extend([row, *excerpt])
-        return
-
-
-def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
-    """The shallowest lines of the block indented under a report's first line, up to BLOCK_LINES of
-    the first BLOCK_REACH (blank lines may part it); deeper lines (stack frames) are left to the
-    reader. ``fields_only``: only when those lines are labelled fields (``   Severity: High``), as
-    under a line that is not itself a failure (a one-off line over a hex dump brings none)."""
-    rows: list[tuple[int, int, int, int]] = []  # (indent, lineno, start, end)
-    for ahead, bounds, after in _lines_after(scan, unit.end, BLOCK_REACH):
-        if not after.strip():
-            continue  # a blank line between the parts of one report (a sanitizer's)
-        if _indent(after) == 0:
-            break
-        rows.append((_indent(after), unit.lineno + ahead, *bounds))
-    if not rows:
-        return
-    shallowest = min(depth for depth, *_ in rows)
-    chosen = [(n, s, e) for depth, n, s, e in rows if depth == shallowest][:BLOCK_LINES]
-    if fields_only and not all(_LABELLED_FIELD.match(_text(scan, (s, e))) for _, s, e in chosen):
-        return
-    unit.context.extend(chosen)
-
-
-def _add_nested_block(scan: Scan, unit: Unit, indent: int) -> None:
-    """The lines indented deeper than ``indent`` right under an indented failure line, all of them,
-    when they end (a blank line, or a line no deeper) within NESTED_REACH lines; else none."""
-    rows: list[tuple[int, int, int]] = []
-    for ahead, bounds, after in _lines_after(scan, unit.end, NESTED_REACH + 1):
-        if not after.strip() or _indent(after) <= indent:
-            unit.context.extend(rows)
-            return
-        rows.append((unit.lineno + ahead, *bounds))
-    if len(rows) < NESTED_REACH + 1:  # the output ends inside the block
-        unit.context.extend(rows)
-
-
-def _label(scan: Scan, unit: Unit) -> str:
-    """What a line says before and with its first match, when that is a label (``npm error``,
-    ``[ERROR``, ``E   ``): short, at the line's start, without digits (a time stamp is none)."""
-    if unit.kind == "novel" or unit.focus - unit.start >= LABEL_CHARS:
-        return ""
-    label = bytes(scan.data[unit.start : unit.focus + 1]).decode("utf-8", "ignore")
-    return label if len(label) >= 3 and not any(ch.isdigit() for ch in label) else ""
-
-
-def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
-    """The fields of the same record before ``unit`` (same indentation, back to the record's start)."""
-    for back, bounds, prev in _lines_before(scan, unit.start, SIBLINGS):
-        field = _FIELD.match(prev)
-        if field is None or field.group(1) != indent:
-            break
-        unit.context.append((unit.lineno - back, *bounds))
+    before, after = line_before(scan, start), line_after(scan, end)
+    return lists_commits(text, text_of(scan, before) if before else "", text_of(scan, after) if after else "")

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ._lines import indent_of
+
 __all__ = ["describes_option", "lists_levels"]
 
 #: One option with its argument, if any: ``-q``, ``--log-level=<LEVEL>``, ``-o FILE``, ``--color[=WHEN]``.
@@ -38,10 +40,6 @@ _LEVEL_NAMES = {"warn": "warning", "err": "error", "crit": "critical", "emerg": 
 LISTED_LEVELS = 3
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
 def _description_column(line: str) -> int | None:
     """Where the description of an option line starts (its length when it has none), or None
     when ``line`` is no option line."""
@@ -57,7 +55,7 @@ def describes_option(line: str, above: Iterable[str]) -> bool:
     the option's description starts, or deeper than the option when it has none on its line."""
     if _description_column(line) is not None:
         return True
-    indent = _indent(line)
+    indent = indent_of(line)
     if indent == 0 or not line.strip():
         return False
     for n, upper in enumerate(above):
@@ -65,8 +63,8 @@ def describes_option(line: str, above: Iterable[str]) -> bool:
             return False
         column = _description_column(upper)
         if column is not None:
-            return column == indent or (column == len(upper.rstrip()) and _indent(upper) < indent)
-        if _indent(upper) != indent:
+            return column == indent or (column == len(upper.rstrip()) and indent_of(upper) < indent)
+        if indent_of(upper) != indent:
             return False
     return False
 
@@ -74,7 +72,7 @@ def describes_option(line: str, above: Iterable[str]) -> bool:
 def lists_levels(line: str) -> bool:
     """Whether ``line`` is indented and names :data:`LISTED_LEVELS` or more logging levels, and no
     level labels it (``ERROR: invalid level 'loud', expected one of debug, info, warning`` reports)."""
-    if _indent(line) == 0 or _LEVEL.match(line.lstrip(" \t[(<")) is not None:
+    if indent_of(line) == 0 or _LEVEL.match(line.lstrip(" \t[(<")) is not None:
         return False
     levels = {_LEVEL_NAMES.get(m.lower(), m.lower()) for m in _LEVEL.findall(line)}
     return len(levels) >= LISTED_LEVELS

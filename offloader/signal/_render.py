@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from ..tokens import TokenCounter, count_lines
-from ._rank import Unit, attach_context, strip_ansi
+from ._context import attach_context
+from ._rank import Unit, strip_ansi
 from ._scan import Scan
 
 __all__ = ["assemble_lines", "omitted", "render_line"]

@@ -12,6 +12,10 @@ it (``4bf92f35 ERROR payment failed``, a log keyed by trace id) keeps the line a
 ``git blame`` shows each line of a file behind its commit, author, date and line number
 (``f213eae1 (Ada Lovelace 2026-12-01 05:45:31 +0000  89) raise SystemExit("error")``): the
 line is the file's text.
+
+A unified diff (``git diff``, ``git log -p``) shows files' text: the lines of a hunk, from its
+header (``@@ -10,6 +10,8 @@ ...``) down, are a file's lines, ``+        raise SystemExit("error")``
+included.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["MESSAGE_REACH", "in_commit_message", "is_blame_line", "lists_commits"]
+__all__ = [
+    "HUNK_REACH",
+    "MESSAGE_REACH",
+    "diff_file_above",
+    "in_commit_message",
+    "in_diff_hunk",
+    "is_blame_line",
+    "lists_commits",
+]
 
 #: The date line of a commit in ``git log`` and ``git show``, above its message (indented by four spaces).
 _COMMIT_DATE = re.compile(r"(?:Date|AuthorDate|CommitDate): ")
@@ -56,3 +68,38 @@ def lists_commits(line: str, before: str, after: str) -> bool:
 def is_blame_line(line: str) -> bool:
     """Whether ``line`` is a file's line as ``git blame`` shows it."""
     return _BLAME.match(line) is not None
+
+
+#: A unified diff's file header (``+++ b/path``), and the lines of a hunk's body.
+_DIFF_FILE = re.compile(r"^\+\+\+ \S")
+_DIFF_BODY = re.compile(r"^([ +\\-]|@@ )")
+#: A unified diff's hunk header (``@@ -12,7 +12,9 @@``): the lines under it are a file's text.
+_HUNK = re.compile(r"^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@")
+#: A hunk's header is looked for at most this many lines above one of its lines.
+HUNK_REACH = 200
+
+
+def in_diff_hunk(line: str, above: Iterable[str]) -> bool:
+    """Whether ``line`` is a line of a unified diff's hunk (its header included), under the lines ``above``
+    (nearest first, :data:`HUNK_REACH` at most): a patch shows a file's text, not a run's report."""
+    if _HUNK.match(line):  # the header's own text is the function the hunk is in
+        return True
+    if line[:1] not in ("+", "-", " ") or line.startswith(("+++ ", "--- ")):
+        return False
+    for upper in above:
+        if _HUNK.match(upper):
+            return True
+        if not _DIFF_BODY.match(upper) or upper.startswith(("+++ ", "--- ")):
+            return False
+    return False
+
+
+def diff_file_above(above: Iterable[str]) -> int | None:
+    """How many lines above a diff's line its file header (``+++ b/path``) is, reading ``above`` (nearest
+    first) through the diff's lines; None when a line that is no diff's comes first."""
+    for back, upper in enumerate(above, 1):
+        if _DIFF_FILE.match(upper):
+            return back
+        if not _DIFF_BODY.match(upper):
+            return None
+    return None

@@ -1,0 +1,263 @@
+"""The lines that explain a chosen line: its location, its got/want values, its last frame.
+
+A line worth showing often needs a neighbour to be understood: the last frame before an
+exception line, the caret and location lines a compiler prints under its error, the lines that
+go on under a report's label (``npm error ...``), the heading a linter's indented findings hang
+from, the file header of a changed line of a diff, what a failed unit printed since it began.
+Each rule reads a few lines around the unit and adds them to its context, shown with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._lines import indent_of, lines_after, lines_before, text_of
+from ._rank import _NAMES, Unit
+from ._scan import Scan
+from ._vcs import diff_file_above
+
+__all__ = ["attach_context"]
+
+#: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
+LABEL_CHARS = 24
+_FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
+_EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
+#: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
+_FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
+#: A labelled field of a report: ``   Severity: High``, ``   More Info: https://...``.
+_LABELLED_FIELD = re.compile(r"^[ \t]+[A-Za-z][\w -]{0,30}:(\s|$)")
+#: Sibling fields before a field that matched (they say which record it is).
+SIBLINGS = 4
+#: Lines shown from the block indented under a report's first line (its shallowest lines:
+#: ``   Severity: High`` ... ``   Location: app/x.py:5:4`` under ``>> Issue: ...``).
+BLOCK_LINES = 4
+#: How many lines of a block are read for them, at most.
+BLOCK_REACH = 12
+#: An indented failure line brings the whole block indented deeper under it when that block ends
+#: within this many lines (promtool's ``FAILED:`` over its ``exp:[...]`` and ``got:[...]``).
+NESTED_REACH = 16
+#: How far above an indented line the line its block hangs from (its heading: a file name over
+#: a linter's indented findings) is looked for.
+HEADING_REACH = 40
+#: A line that only says where: a file and line (and column), a colon after them or not.
+_WHERE_SOURCE = r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$"
+#: How far above a report that names no file the line that names one is looked for, over a
+#: compiler's source excerpt (indented lines and a blank line).
+NAMED_REACH = 5
+#: A line that only says where, ending in a colon or not (``src/ledger_post.f90:11:26:``).
+_WHERE = re.compile(_WHERE_SOURCE)
+#: A file and line anywhere in a line (``x.go:88``, ``(settle.escript, line 25)``, ``Foo.java(12)``).
+_LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
+#: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
+#: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
+_SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
+#: How far below ``Traceback (most recent call last):`` its exception line is looked for.
+TRACEBACK_REACH = 200
+#: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
+#: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
+_UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
+#: A unit's name is this long at least, and the line that began the unit is this many lines above at most.
+UNIT_NAME_CHARS = 8
+UNIT_REACH = 12
+_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
+_CONTEXT_AFTER = re.compile(
+    r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
+    rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
+    r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
+    r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
+    # a wanted value said in words: ``Package 'x' has version '1.4.2', required version is '>= 2.0'``
+    r"|\b(required|expected|wanted) (version|value|type|size|length) (is|was)\b"
+    r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
+)
+
+
+def attach_context(scan: Scan, unit: Unit) -> None:
+    """Give a unit its explaining neighbours: the last frame before an exception line, and
+    the caret, location or got/want lines after a failure or summary line, or the lines that
+    go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
+    if unit.context or unit.kind == "warn":
+        return
+    text = text_of(scan, (unit.start, unit.end))
+    label = _label(scan, unit)
+    framed = False  # the last frame before an exception line was added
+    if _EXCEPTION_LINE.search(text):
+        # the last frame: indented lines back to (and with) the nearest frame header
+        found: list[tuple[int, int, int]] = []
+        for back, bounds, prev in lines_before(scan, unit.start, 5):
+            if not prev.startswith((" ", "\t")):
+                break
+            found.append((unit.lineno - back, *bounds))
+            if _FRAME_BEFORE.search(prev):
+                unit.context.extend(found)
+                framed = True
+                break
+    field = _FIELD.match(text)
+    if field is not None:
+        _add_siblings(scan, unit, field.group(1))
+    if text[:1] in (" ", "\t") and not framed:
+        _add_heading(scan, unit)
+    elif text[:1] in ("+", "-") and text[:4] not in ("+++ ", "--- "):
+        _add_diff_file(scan, unit)
+    elif _TRACEBACK.match(text):
+        _add_traceback_end(scan, unit)
+    elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
+        _add_named_line_before(scan, unit)
+    if unit.failure:
+        _add_unit_output(scan, unit, text)
+    followed = False  # lines after it were added
+    # inside an indented report (an unindented one brings its block below): the lines indented
+    # under it, shown only if a location follows them
+    nested = text[:1] in (" ", "\t")
+    between: list[tuple[int, int, int]] = []
+    for ahead, bounds, after in lines_after(scan, unit.end, 4):
+        row = (unit.lineno + ahead, *bounds)
+        if (
+            _CONTEXT_AFTER.search(after)
+            or (label and after.startswith(label) and after[len(label) :].strip())
+            or (nested and after[:1] in (" ", "\t") and _LOCATION.search(after))  # ``in function f/1 (x.erl, line 25)``
+        ):
+            unit.context.extend([*between, row])
+            between = []
+            followed = True
+        elif nested and after.strip() and indent_of(after) > indent_of(text):  # it goes on (a term on its own line)
+            between.append(row)
+        else:
+            break
+    if text[:1] not in (" ", "\t") and not followed:
+        _add_block(scan, unit, fields_only=unit.kind != "fail")
+    elif nested and not followed and unit.kind == "fail":
+        _add_nested_block(scan, unit, indent_of(text))
+    unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_unit_output(scan: Scan, unit: Unit, text: str) -> None:
+    """What a failed unit printed: the lines between a failure line that names the unit and the line
+    above that names it too, where the unit began (``[ RUN      ] spec/tax_spec.lua @ 115: ...``,
+    ``=== RUN   TestTotal``): the assertion and its got/want values (``Passed in: (number) 1890``)."""
+    status = _UNIT_STATUS.match(text)
+    if status is None or len(status.group("name")) < UNIT_NAME_CHARS:
+        return
+    name = status.group("name")
+    printed: list[tuple[int, int, int]] = []
+    for back, bounds, prev in lines_before(scan, unit.start, UNIT_REACH):
+        if name in prev:
+            unit.context.extend(reversed(printed))
+            return
+        printed.append((unit.lineno - back, *bounds))
+
+
+def _add_heading(scan: Scan, unit: Unit) -> None:
+    """The unindented line an indented line's block hangs from (a file name over its findings),
+    when the lines between are all indented and none is blank; else, where a blank line comes
+    first, the nearest line above that is indented less (htmlhint's indented path over its
+    findings)."""
+    indent = indent_of(text_of(scan, (unit.start, unit.end)))
+    nearer: tuple[int, int, int] | None = None
+    for back, bounds, prev in lines_before(scan, unit.start, HEADING_REACH):
+        if not prev.strip():
+            break
+        if indent_of(prev) == 0:
+            unit.context.append((unit.lineno - back, *bounds))
+            return
+        if nearer is None and indent_of(prev) < indent:
+            nearer = (unit.lineno - back, *bounds)
+    if nearer is not None:
+        unit.context.append(nearer)
+
+
+def _add_diff_file(scan: Scan, unit: Unit) -> None:
+    """The file header (``+++ b/path``) of the hunk a changed line of a unified diff is in."""
+    above = list(lines_before(scan, unit.start, 2 * HEADING_REACH))
+    back = diff_file_above(upper for _, _, upper in above)
+    if back is not None:
+        unit.context.append((unit.lineno - back, *above[back - 1][1]))
+
+
+def _add_traceback_end(scan: Scan, unit: Unit) -> None:
+    """What a traceback's header leads to: its last frame and the exception line that ends it."""
+    last_frame: list[tuple[int, int, int]] = []
+    for ahead, bounds, line in lines_after(scan, unit.end, TRACEBACK_REACH):
+        if line[:1] in (" ", "\t"):
+            if line.lstrip().startswith('File "'):
+                last_frame = []
+            last_frame.append((unit.lineno + ahead, *bounds))
+            continue
+        if line.strip():
+            unit.context.extend([*last_frame[:3], (unit.lineno + ahead, *bounds)])
+        return
+
+
+def _add_named_line_before(scan: Scan, unit: Unit) -> None:
+    """The line just before a report that names no file, or any failure, or past one blank line, when
+    that line names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``, a
+    loop's ``== lessc styles/checkout.less`` over an error that names the file again); or, over
+    the source excerpt and caret a compiler prints between them (indented lines, a blank line), its location line
+    (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
+    excerpt: list[tuple[int, int, int]] = []
+    for back, bounds, prev in lines_before(scan, unit.start, NAMED_REACH):
+        row = (unit.lineno - back, *bounds)
+        # the line just before, or past one blank line (a loop's ``== batches/batch-037.json``; but a
+        # line that only says where ends the report before the blank line: cfn-lint's)
+        nearest = back == 1 or (back == 2 and not excerpt and prev[:1] not in (" ", "\t") and not _WHERE.match(prev))
+        if nearest and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
+            unit.context.append(row)
+            return
+        if not prev.strip() or prev[:1] in (" ", "\t"):
+            if prev.strip():
+                excerpt.insert(0, row)
+            continue  # over the excerpt
+        if excerpt and _WHERE.match(prev):
+            unit.context.extend([row, *excerpt])
+        return
+
+
+def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
+    """The shallowest lines of the block indented under a report's first line, up to BLOCK_LINES of
+    the first BLOCK_REACH (blank lines may part it); deeper lines (stack frames) are left to the
+    reader. ``fields_only``: only when those lines are labelled fields (``   Severity: High``), as
+    under a line that is not itself a failure (a one-off line over a hex dump brings none)."""
+    rows: list[tuple[int, int, int, int]] = []  # (indent, lineno, start, end)
+    for ahead, bounds, after in lines_after(scan, unit.end, BLOCK_REACH):
+        if not after.strip():
+            continue  # a blank line between the parts of one report (a sanitizer's)
+        if indent_of(after) == 0:
+            break
+        rows.append((indent_of(after), unit.lineno + ahead, *bounds))
+    if not rows:
+        return
+    shallowest = min(depth for depth, *_ in rows)
+    chosen = [(n, s, e) for depth, n, s, e in rows if depth == shallowest][:BLOCK_LINES]
+    if fields_only and not all(_LABELLED_FIELD.match(text_of(scan, (s, e))) for _, s, e in chosen):
+        return
+    unit.context.extend(chosen)
+
+
+def _add_nested_block(scan: Scan, unit: Unit, indent: int) -> None:
+    """The lines indented deeper than ``indent`` right under an indented failure line, all of them,
+    when they end (a blank line, or a line no deeper) within NESTED_REACH lines; else none."""
+    rows: list[tuple[int, int, int]] = []
+    for ahead, bounds, after in lines_after(scan, unit.end, NESTED_REACH + 1):
+        if not after.strip() or indent_of(after) <= indent:
+            unit.context.extend(rows)
+            return
+        rows.append((unit.lineno + ahead, *bounds))
+    if len(rows) < NESTED_REACH + 1:  # the output ends inside the block
+        unit.context.extend(rows)
+
+
+def _label(scan: Scan, unit: Unit) -> str:
+    """What a line says before and with its first match, when that is a label (``npm error``,
+    ``[ERROR``, ``E   ``): short, at the line's start, without digits (a time stamp is none)."""
+    if unit.kind == "novel" or unit.focus - unit.start >= LABEL_CHARS:
+        return ""
+    label = bytes(scan.data[unit.start : unit.focus + 1]).decode("utf-8", "ignore")
+    return label if len(label) >= 3 and not any(ch.isdigit() for ch in label) else ""
+
+
+def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
+    """The fields of the same record before ``unit`` (same indentation, back to the record's start)."""
+    for back, bounds, prev in lines_before(scan, unit.start, SIBLINGS):
+        field = _FIELD.match(prev)
+        if field is None or field.group(1) != indent:
+            break
+        unit.context.append((unit.lineno - back, *bounds))
