@@ -46,6 +46,9 @@ GnuCOBOL, Vala, Mono's mcs, luacheck, busted, perlcritic, RSpec, RuboCop and PHP
 lintian, debhelper's dpkg-buildpackage, rpmbuild, rpmlint, SCons, automake with libtool, pkg-config and ccache
 (Debian ``lintian``, ``debhelper``, ``rpm``, ``rpmlint``, ``scons``, ``automake``, ``libtool``, ``pkgconf``,
 ``ccache``), with build, pip-tools and wheel from PyPI and pnpm from the npm registry, for unseen-22.
+doc8, rstcheck, HTML Tidy, ChkTeX, shfmt, clang-format, clang-tidy, flawfinder, cpplint and markdownlint-cli2
+(Debian ``tidy``, ``chktex``, ``shfmt``, ``clang-format``, ``clang-tidy``, ``flawfinder``), with doc8, rstcheck and
+cpplint from PyPI and markdownlint-cli2 from the npm registry, for unseen-24.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -82,6 +85,7 @@ import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
+import cases_unseen_twentyfourth  # noqa: F401
 import cases_unseen_twentysecond  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
