@@ -1162,6 +1162,18 @@ def test_a_name_with_a_failure_word_as_a_part_is_no_report() -> None:
         assert read_signal(_among_log_lines([report])).failing, report
 
 
+def test_a_diagnostic_without_a_keyword_outranks_other_one_off_lines() -> None:
+    diff = []
+    areas = ["ledger", "audit", "billing", "orders", "refunds", "search", "tax", "cart"]
+    for area in [f"{area}-{part}" for part in ("core", "api", "web") for area in areas]:  # one-off lines
+        diff += [f"--- scripts/{area}.sh.orig", f"+++ scripts/{area}.sh", "@@ -2,4 +2,4 @@"]
+        diff += [f'-    count=$(shopctl count {area} --status "$1")', f"+  count=$(shopctl count {area} --status"]
+        diff += [f'+  echo "{area} $1: $count"', " }"]
+    diff.insert(120, "scripts/refunds/retry.sh:4:16: reached EOF without matching { with }")
+    preview = make_preview("\n".join([*diff, "[exit status 1]"]) + "\n", counter=COUNTER, preview_tokens=250)
+    assert "reached EOF without matching" in preview
+
+
 def _subjects(prefix: str) -> list[str]:
     return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
 

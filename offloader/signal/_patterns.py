@@ -34,6 +34,7 @@ __all__ = [
     "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
+    "LOCATED",
     "NOT_A_PROGRAM",
     "PRIORS",
     "TOOL_DIAGNOSTIC",
@@ -112,6 +113,10 @@ _FAULT_WORDS = (
     r"unresolved|mismatch(ed)?|incompatible|invalid|incorrect|illegal|unexpected|violat(es|ed|ion)|conflict|"
     r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b"
 )
+#: A diagnostic's location in front of its message: ``src/app.c:12:7: ...``, ``x.sh:4:16: reached EOF ...``.
+_LOCATION_PREFIX = r"^[^\s:]+:[0-9]+(:[0-9]+)?: "
+#: The same, for a line already read (the message starts after it).
+LOCATED = re.compile(_LOCATION_PREFIX + r"\S")
 _JSON_ERROR_FIELD = (
     r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])'
 )
@@ -222,7 +227,7 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_TOOL_VERDICTS, "summary", 2.0),
     # structure
     Prior(r"^[ \t]*Caused by\b", "fail", 3.0),
-    Prior(r"^[^\s:]+:[0-9]+(:[0-9]+)?: ", "frame", 0.5),
+    Prior(_LOCATION_PREFIX, "frame", 0.5),
 )
 
 #: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``) and the

@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
 from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
 from ._lines import as_shown, decode_window, line_after, line_before, lines_after, lines_before, strip_ansi, text_of
-from ._patterns import CLEAN_VERDICT, FAILURE_COUNT, NOT_A_PROGRAM, TOOL_DIAGNOSTIC, classify, without_healthy
+from ._patterns import (
+    CLEAN_VERDICT,
+    FAILURE_COUNT,
+    LOCATED,
+    NOT_A_PROGRAM,
+    TOOL_DIAGNOSTIC,
+    classify,
+    without_healthy,
+)
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
@@ -45,6 +53,9 @@ STDERR_BONUS = 1.0
 FAILURE_FLOOR = 1.5
 #: What a line without priors scores when its template is unique among repeated ones.
 NOVEL_SCORE = 1.4
+#: What a one-off line adds when it starts with a file and line number, as a diagnostic does (``path:12:7: ...``):
+#: it outranks the other one-off lines (below a failure word said a few times).
+LOCATED_BONUS = 0.03
 #: The least score of the first occurrence of a line with a failure word said a few times: above a novel line.
 FEW_TIMES_FLOOR = NOVEL_SCORE + 0.05
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
@@ -160,6 +171,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
         if stderr:
             unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
+        if unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
+            unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
         if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
