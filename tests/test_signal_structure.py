@@ -1057,6 +1057,21 @@ def test_a_grep_match_is_read_as_the_line_of_code_it_shows() -> None:
     assert read_signal(_among_log_lines(["ledger/loader.py:162: error: the import failed"])).failing
 
 
+def test_a_grep_match_in_a_document_is_the_documents_text_but_a_checkers_report_is_not() -> None:
+    for match in (
+        "README.md:84:Error: Cannot find module 'ledger-core'",
+        "docs/api.rst-12-   A failed settlement raises ``LedgerError``.",
+        "CHANGELOG.md:7:- Fix the abort when a merge failed",
+    ):
+        assert not read_signal(_among_log_lines([match])).failing, match
+    for report in (
+        'docs/index.rst:12: ERROR: Unknown directive type "ledger".',
+        "docs/ledger.rst:30: (ERROR/3) Unexpected indentation.",
+        "./chapters/ledger.tex:12: LaTeX Error: Environment ledgertable undefined.",
+    ):
+        assert read_signal(_among_log_lines([report])).failing, report
+
+
 def test_pythons_help_is_documentation_to_its_end() -> None:
     body = [f"    entry_{i}(self) -> int" for i in range(100)]
     body[50] = " |      Indicates that the settlement should be aborted."

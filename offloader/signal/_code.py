@@ -25,7 +25,11 @@ canonicalizing %s``, ``cannot open %s: %m``), as ``strings`` shows a binary's me
 ``.po`` file lists them, says what a program would print, with nothing filled in.
 
 A match ``grep -n`` prints is read as the line of code it shows, after the file and line number
-in front of it, and a comment there is code too.
+in front of it, and a comment there is code too. A match in a document (``README.md:84:...``,
+``docs/api.rst-12-...``) is the document's text, whatever it says: grep puts the line right
+after the number (or its indentation, two spaces or more), where a checker of documents puts one
+space and its message (``index.rst:12: WARNING: ...``, ``x.tex:12: Undefined control sequence.``)
+or a column (``README.md:12:81 MD013/line-length ...``).
 
 A whole source file is code, docstrings and comments included (``Raises:`` sections, a table of
 ``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
@@ -80,6 +84,10 @@ _GREP_PREFIX = re.compile(r"[^\s:]+(?::[0-9]+:|-[0-9]+-)")
 _CONVERSION = re.compile(
     r"(?<![%\w])%[-+ #0]?(?:\*|[0-9]{1,2})?(?:\.(?:\*|[0-9]{1,2}))?(?:hh|h|ll|l|z|j|t|L)?[sdiuxXcpm](?![A-Za-z0-9])"
 )
+#: A match ``grep -n`` prints from a document: its path, line number, and the line right after them.
+_DOCUMENT_MATCH = re.compile(
+    r"[^\s:]+\.(?:md|markdown|rst|adoc|asciidoc|org|html?|tex)(?::[0-9]+:|-[0-9]+-)(?:[^\s0-9]|[ \t]{2,}|\t)"
+)
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _QUOTES = "\"'`"
 
@@ -88,6 +96,8 @@ def is_code(line: str) -> bool:
     """Whether ``line`` is a statement of source code (see the module's docstring), after the file
     and line number ``grep -n`` puts in front of it (``asyncio/locks.py:518:    raise ...``)."""
     where = _GREP_PREFIX.match(line)
+    if where is not None and _DOCUMENT_MATCH.match(line):
+        return True  # a document's line
     if where is not None:
         line = line[where.end() :]
         if line.lstrip().startswith(("#", "//")):  # a comment of the file (a TAP ``# fail 1`` has no prefix)

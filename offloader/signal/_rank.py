@@ -90,6 +90,8 @@ _NAMES = re.compile(
 )
 #: Every match of _NAMES holds a slash, a backslash or a dot before a lower-case letter.
 _NAME_HINT = re.compile(r"[/\\]|\.[a-z]")
+#: A docutils system message's level (``x.rst:30: (ERROR/3) Unexpected indentation.``): a label, not a path.
+_SYSTEM_MESSAGE = re.compile(r"\((DEBUG|INFO|WARNING|ERROR|SEVERE)/([0-9])\)")
 #: A name joined by hyphens or underscores, in lower case, with a failure word as one of its parts
 #: (``audit-failed-jobs``, ``error_handler``, ``max_errors``, ``on-failure``): a package, file, job or
 #: setting, not a report. Codes in capitals (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words.
@@ -261,7 +263,7 @@ def weights(
     """
     cleaned = without_healthy(text)
     if _NAME_HINT.search(cleaned):
-        cleaned = _NAMES.sub(" ", cleaned)
+        cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if "-" in cleaned or "_" in cleaned:
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if memo is not None:
