@@ -48,10 +48,16 @@ import re
 
 __all__ = ["is_code", "is_template", "starts_like_source"]
 
+#: An import statement's start, in Python, Java, Go and JavaScript: ``from x import``, ``import a.b as c``.
+_FROM_IMPORT = r"from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
+_IMPORT_NAMES = r"import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?"
 #: How a source file's first line starts (after a line number, if any).
 _SOURCE_START = re.compile(
-    rb"#![ \t]*/|\"\"\"|\'\'\'|from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
-    rb"|import[ \t]+(?:[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?\r?$|[{*(\"']|\w+[ \t]+from[ \t])"
+    rb"#![ \t]*/|\"\"\"|\'\'\'|"
+    + _FROM_IMPORT.encode()
+    + rb"|"
+    + _IMPORT_NAMES.encode()
+    + rb"\r?$|import[ \t]+(?:[{*(\"']|\w+[ \t]+from[ \t])"
     rb"|package[ \t]+[\w.:]+[ \t]*;?\r?$|#include\b|#pragma\b|#ifndef\b|<\?php\b|[\"']use strict[\"']|/\*|//"
     rb"|(?:const|let|var)[ \t]+[\w{}\[\], ]+=|use[ \t]+(?:strict|warnings|[0-9.]+)[ \t]*;|=(?:head[1-4]|pod)\b"
     rb"|/lib(?:64|32|x32)?/ld-[\w.-]+\.so(?:\.[0-9]+)*[ \t]*\r?$"
@@ -68,8 +74,8 @@ _STATEMENT = re.compile(
     r"|raise[ \t]+[A-Z_a-z][\w.]*(?:\(|[ \t]*$|[ \t]+from\b)"
     r"|throw[ \t]+(?:new[ \t]+)?[A-Z_a-z][\w.]*(?:\(|;|[ \t]*$)"
     r"|return[ \t]+[\w.]+(?:\(|[ \t]*[;,]?[ \t]*$)"
-    r"|from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
-    r"|import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?[ \t]*$"
+    rf"|{_FROM_IMPORT}"
+    rf"|{_IMPORT_NAMES}[ \t]*$"
     r"|(?:(?:el)?if|else[ \t]+if|while|for)\b.*[:{][ \t]*$"
     r"|(?:async[ \t]+)?(?:def|class)[ \t]+\w+.*:[ \t]*$"
     r"|(?:[a-z_]\w*\.)*[a-z_]\w*[ \t]*=[ \t]*(?:f?[\"'(\[{]|[A-Za-z_][\w.]*\()"
