@@ -49,6 +49,9 @@ lintian, debhelper's dpkg-buildpackage, rpmbuild, rpmlint, SCons, automake with 
 doc8, rstcheck, HTML Tidy, ChkTeX, shfmt, clang-format, clang-tidy, flawfinder, cpplint and markdownlint-cli2
 (Debian ``tidy``, ``chktex``, ``shfmt``, ``clang-format``, ``clang-tidy``, ``flawfinder``), with doc8, rstcheck and
 cpplint from PyPI and markdownlint-cli2 from the npm registry, for unseen-24.
+wget, ApacheBench, siege, aria2, lftp, dig and nslookup, dnsmasq and netcat (Debian ``wget``, ``apache2-utils``,
+``siege``, ``aria2``, ``lftp``, ``bind9-dnsutils``, ``dnsmasq-base``, ``netcat-openbsd``), with HTTPie, linkchecker
+and pyftpdlib from PyPI, for unseen-25.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -84,6 +87,7 @@ import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
+import cases_unseen_twentyfifth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
 import cases_unseen_twentyfourth  # noqa: F401
 import cases_unseen_twentysecond  # noqa: F401
