@@ -1189,6 +1189,32 @@ def test_a_diagnostic_without_a_keyword_outranks_other_one_off_lines() -> None:
     assert "reached EOF without matching" in preview
 
 
+def _link_records(result_of: dict[int, str]) -> list[str]:
+    lines = []
+    for i, page in enumerate(["ledger", "audit", "billing", "orders", "refunds", "search", "tax", "cart"] * 12):
+        lines += [
+            f"URL        `{page}-{i}.html'",
+            f"Name       `{page}-{i}.html'",
+            f"Parent URL http://127.0.0.1/{page}",
+        ]
+        lines += ["Check time TIME seconds", f"Result     {result_of.get(i, 'Valid: 200 OK')}", ""]
+    return lines
+
+
+def test_a_field_of_an_aligned_record_brings_the_records_first_field() -> None:
+    lines = _link_records({50: "Error: 404 File not found"})
+    preview = make_preview("\n".join([*lines, "1 error found."]) + "\n", counter=COUNTER, preview_tokens=300)
+    assert "Result     Error: 404 File not found" in preview
+    assert "URL        `billing-50.html'" in preview
+
+
+def test_a_runs_tally_of_failed_things_is_failure_evidence_and_its_zero_is_healthy() -> None:
+    tally = ["Complete requests:      600", "Failed requests:        12", "Non-2xx responses:      12"]
+    assert read_signal(_among_log_lines(tally)).failing
+    assert not read_signal(_among_log_lines(["Failed transactions:\t           0"])).failing
+    assert not read_signal(_among_log_lines(["Number of failed authentications: 462"])).failing  # a report's figure
+
+
 def _subjects(prefix: str) -> list[str]:
     return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
 

@@ -28,6 +28,13 @@ _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
 _LABELLED_FIELD = re.compile(r"^[ \t]+[A-Za-z][\w -]{0,30}:(\s|$)")
 #: Sibling fields before a field that matched (they say which record it is).
 SIBLINGS = 4
+#: A field's label in a record laid out in columns: capitalised words (``Result``, ``Parent URL``, ``D/L time``).
+_LABEL_SOURCE = r"[A-Z][A-Za-z/.-]*(?: [A-Za-z/.-]+)*"
+_LABEL = re.compile(_LABEL_SOURCE)
+#: A field line that pads its label to the value's column (two spaces or more): ``Result     Error: 404``.
+_ALIGNED_FIELD = re.compile(rf"^{_LABEL_SOURCE}  +(?=\S)")
+#: How far above a field of an aligned record its first field is looked for.
+RECORD_REACH = 12
 #: Lines shown from the block indented under a report's first line (its shallowest lines:
 #: ``   Severity: High`` ... ``   Location: app/x.py:5:4`` under ``>> Issue: ...``).
 BLOCK_LINES = 4
@@ -94,6 +101,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     field = _FIELD.match(text)
     if field is not None:
         _add_siblings(scan, unit, field.group(1))
+    elif (aligned := _ALIGNED_FIELD.match(text)) is not None:
+        _add_record_head(scan, unit, aligned.end())
     if text[:1] in (" ", "\t") and not framed:
         _add_heading(scan, unit)
     elif text[:1] in ("+", "-") and text[:4] not in ("+++ ", "--- "):
@@ -252,6 +261,26 @@ def _label(scan: Scan, unit: Unit) -> str:
         return ""
     label = bytes(scan.data[unit.start : unit.focus + 1]).decode("utf-8", "ignore")
     return label if len(label) >= 3 and not any(ch.isdigit() for ch in label) else ""
+
+
+def _add_record_head(scan: Scan, unit: Unit, column: int) -> None:
+    """The first field of the aligned record a field line is in (``URL        `../coupons/rules.html'`` over
+    ``Result     Error: 404 File not found``): every line between has a label and its value at ``column``,
+    and a blank line (or the output's start) is over that first field."""
+    head: tuple[int, int, int] | None = None
+    for back, bounds, prev in lines_before(scan, unit.start, RECORD_REACH):
+        if not prev.strip():
+            break  # the record starts under this blank line
+        if prev[column - 1 : column] != " " or prev[column : column + 1] in ("", " "):
+            return  # not a field of the same record
+        if not _LABEL.fullmatch(prev[:column].rstrip()):
+            return
+        head = (unit.lineno - back, *bounds)
+    else:
+        if head is not None and head[0] > 1:  # the record goes on above the reach: its head is not known
+            return
+    if head is not None:
+        unit.context.append(head)
 
 
 def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:

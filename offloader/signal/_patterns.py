@@ -182,6 +182,10 @@ PRIORS: tuple[Prior, ...] = (
     ),
     # a stack overflow in any case but the title case of the question site a README points to ("Stack Overflow")
     Prior(r"\b([Ss]tack overflow|STACK OVERFLOW)\b", "fail", 3.0, caseless=False),
+    # a run's tally of failed things by their name, starting its line (ab's ``Failed requests:        12``,
+    # ``Errors found: 3``; not a report's statistic, ``Number of failed authentications: 462``); before the
+    # failure words, which would take its place
+    Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9]", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
     Prior(_NONZERO_EXIT, "fail", 3.0),
@@ -223,6 +227,7 @@ PRIORS: tuple[Prior, ...] = (
     # outcome summaries (good or bad)
     Prior(_COUNTED_OUTCOMES, "summary", 2.5),
     Prior(_OUTCOME_TALLIES, "summary", 2.0),
+
     Prior(_RUNNER_VERDICTS, "summary", 2.5),
     Prior(_TOOL_VERDICTS, "summary", 2.0),
     # structure
@@ -234,7 +239,7 @@ PRIORS: tuple[Prior, ...] = (
 #: accounting of errors (``error budget``, ``error rate``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected)\b"
-    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total)?"
+    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total| [a-z]+)?"
     r"\"?\s*[=:]\s*0\b(?!\.)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
