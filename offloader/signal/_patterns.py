@@ -227,7 +227,6 @@ PRIORS: tuple[Prior, ...] = (
     # outcome summaries (good or bad)
     Prior(_COUNTED_OUTCOMES, "summary", 2.5),
     Prior(_OUTCOME_TALLIES, "summary", 2.0),
-
     Prior(_RUNNER_VERDICTS, "summary", 2.5),
     Prior(_TOOL_VERDICTS, "summary", 2.0),
     # structure
