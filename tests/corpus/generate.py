@@ -52,6 +52,8 @@ cpplint from PyPI and markdownlint-cli2 from the npm registry, for unseen-24.
 wget, ApacheBench, siege, aria2, lftp, dig and nslookup, dnsmasq and netcat (Debian ``wget``, ``apache2-utils``,
 ``siege``, ``aria2``, ``lftp``, ``bind9-dnsutils``, ``dnsmasq-base``, ``netcat-openbsd``), with HTTPie, linkchecker
 and pyftpdlib from PyPI, for unseen-25.
+e2fsck and debugfs, fsck.fat with mtools, 7-Zip, xz, bzip2, zstd, cpio and par2 (Debian ``e2fsprogs``, ``dosfstools``,
+``mtools``, ``7zip``, ``xz-utils``, ``bzip2``, ``zstd``, ``cpio``, ``par2``) for unseen-26.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -91,6 +93,7 @@ import cases_unseen_twentyfifth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
 import cases_unseen_twentyfourth  # noqa: F401
 import cases_unseen_twentysecond  # noqa: F401
+import cases_unseen_twentysixth  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
 
