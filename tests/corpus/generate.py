@@ -54,6 +54,9 @@ wget, ApacheBench, siege, aria2, lftp, dig and nslookup, dnsmasq and netcat (Deb
 and pyftpdlib from PyPI, for unseen-25.
 e2fsck and debugfs, fsck.fat with mtools, 7-Zip, xz, bzip2, zstd, cpio and par2 (Debian ``e2fsprogs``, ``dosfstools``,
 ``mtools``, ``7zip``, ``xz-utils``, ``bzip2``, ``zstd``, ``cpio``, ``par2``) for unseen-26.
+pngcheck, jpeginfo, flac, qpdf, pdfinfo and pdffonts, gifsicle, optipng, ImageMagick and exiftool (Debian
+``pngcheck``, ``jpeginfo``, ``flac``, ``qpdf``, ``poppler-utils``, ``gifsicle``, ``optipng``, ``imagemagick``,
+``libimage-exiftool-perl``), with Pillow from PyPI, for unseen-27.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -93,6 +96,7 @@ import cases_unseen_twentyfifth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
 import cases_unseen_twentyfourth  # noqa: F401
 import cases_unseen_twentysecond  # noqa: F401
+import cases_unseen_twentyseventh  # noqa: F401
 import cases_unseen_twentysixth  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
