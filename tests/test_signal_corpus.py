@@ -76,7 +76,23 @@ def test_a_clean_run_is_not_called_a_failure(name: str) -> None:
     assert not signal.failing, [u for u in signal.units if u.failure]
 
 
-@pytest.mark.parametrize("name", sorted(n for n, label in LABELS.items() if not label["clean"]))
+#: Failed runs the engine still finds no failure evidence in, each with why (docs/concepts/previews.md,
+#: "Known gaps"). Strict: the test fails once the engine sees the failure, so the entry must then go.
+KNOWN_UNSEEN_FAILURES = {
+    "qpdf_check_thirty_invoices_one_broken_xref": "qpdf says `WARNING: ... file is damaged` and `operation "
+    "succeeded with warnings` (exit 3, warnings), and the loop that runs it exits 0: warnings are not failures",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_UNSEEN_FAILURES[n]))
+        if n in KNOWN_UNSEEN_FAILURES
+        else n
+        for n in sorted(n for n, label in LABELS.items() if not label["clean"])
+    ],
+)
 def test_a_failed_run_shows_failure_evidence(name: str) -> None:
     assert read_signal(output(name)).failing
 

@@ -1215,6 +1215,16 @@ def test_a_runs_tally_of_failed_things_is_failure_evidence_and_its_zero_is_healt
     assert not read_signal(_among_log_lines(["Number of failed authentications: 462"])).failing  # a report's figure
 
 
+def test_a_programs_complaint_names_it_with_its_version_suffix() -> None:
+    report = "identify-im6.q16: Corrupt JPEG data: premature end of data segment `catalog/hero.jpg'"
+    assert read_signal(_among_log_lines([report])).failing
+
+
+def test_a_shell_traces_non_zero_exit_is_failure_evidence() -> None:
+    assert read_signal(_among_log_lines(["+ shopctl settle --all", "+ exit 3"])).failing
+    assert not read_signal(_among_log_lines(["+ shopctl settle --all", "+ exit 0"])).failing
+
+
 def _subjects(prefix: str) -> list[str]:
     return [f"{prefix}{i:07x}{i % 10} ledger: keep entry {i} until the review" for i in range(100, 300)]
 

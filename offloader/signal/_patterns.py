@@ -98,7 +98,7 @@ _LOG_LEVEL_ERROR = (
 )
 _NONZERO_EXIT = (
     r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned (a )?non-zero|non-zero (exit )?(status|code)[ :=]*[1-9]"
-    r"|exit status [1-9]"
+    r"|exit status [1-9]|^[+ ]*exit [1-9][0-9]{0,2}[ \t]*$"
     r"|returned [1-9][0-9]* exit status|\bexited \([1-9]"
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a
@@ -139,7 +139,7 @@ _TOOL_VERDICTS = (
 
 #: A program's diagnostic: its name starts the line, then what went wrong. A level word in
 #: the name's place (``warning: invalid ...``) is no program, nor is ``usage:`` (see :data:`NOT_A_PROGRAM`).
-_PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``
+_PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``, ``identify-im6.q16: ``
 TOOL_DIAGNOSTIC = Prior(
     rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
