@@ -690,7 +690,7 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
     from pathlib import Path
 
     from offloader.signal._patterns import HEALTHY, without_healthy
-    from offloader.signal._rank import _NAME_HINT, _NAMES
+    from offloader.signal._rank import _FAILURE_NAME, _NAME_HINT, _NAMES
 
     corpus = Path(__file__).parent / "corpus"
     lines = {"No Errors found", "0 FAILED", "Failures: 0", "error budget", "WITHOUT FAILURES", "a.py:3", "x\\y"}
@@ -701,6 +701,8 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
         assert without_healthy(line) == HEALTHY.sub(" ", line), line
         if not _NAME_HINT.search(line):
             assert _NAMES.sub(" ", line) == line, line
+        if not ("err" in line or "fail" in line) or not ("-" in line or "_" in line):
+            assert _FAILURE_NAME.sub(" ", line) == line, line
 
 
 def test_an_exception_class_named_with_its_module_is_no_failure_label() -> None:

@@ -182,10 +182,7 @@ def in_embedded_document(data: Any, at: int) -> bool:
         quote = data.rfind(b'"', low, i)
         if quote < 0:
             return False
-        k = quote
-        while k > low and data[k - 1] == 0x5C:
-            k -= 1
-        if (quote - k) % 2 == 0:
+        if not _escaped(data, quote, low):
             break
         i = quote
     j = quote
@@ -197,15 +194,20 @@ def in_embedded_document(data: Any, at: int) -> bool:
     return value is not None and starts_like_markup(value.encode("utf-8", "surrogatepass"))
 
 
+def _escaped(data: Any, i: int, low: int) -> bool:
+    """Whether the byte at ``i`` of ``data`` follows an odd run of backslashes (counted back to ``low``)."""
+    k = i
+    while k > low and data[k - 1] == 0x5C:
+        k -= 1
+    return (i - k) % 2 == 1
+
+
 def _unescaped(raw: bytes) -> str | None:
     """A JSON string's first characters from its escaped bytes ``raw`` (the string may go on past them)."""
     end = len(raw)
     i = raw.find(b'"')
     while i >= 0:  # the closing quote: the first one no backslash escapes
-        k = i
-        while k > 0 and raw[k - 1] == 0x5C:
-            k -= 1
-        if (i - k) % 2 == 0:
+        if not _escaped(raw, i, 0):
             end = i
             break
         i = raw.find(b'"', i + 1)

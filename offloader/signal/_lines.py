@@ -22,6 +22,7 @@ __all__ = [
     "line_before",
     "lines_after",
     "lines_before",
+    "neighbours",
     "strip_ansi",
     "text_of",
 ]
@@ -69,6 +70,12 @@ def text_of(scan: Scan, bounds: tuple[int, int]) -> str:
     """The line within ``bounds`` as shown."""
     start, end = bounds
     return decode_window(scan, start, end, start)
+
+
+def neighbours(scan: Scan, start: int, end: int) -> tuple[str, str]:
+    """The lines just above and below the line at ``start``-``end``, as shown ("" past the output's ends)."""
+    before, after = line_before(scan, start), line_after(scan, end)
+    return (text_of(scan, before) if before else ""), (text_of(scan, after) if after else "")
 
 
 def lines_before(scan: Scan, start: int, limit: int) -> Iterator[tuple[int, tuple[int, int], str]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
 from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
-from ._lines import as_shown, decode_window, line_after, line_before, lines_after, lines_before, strip_ansi, text_of
+from ._lines import as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
     CLEAN_VERDICT,
     FAILURE_COUNT,
@@ -264,7 +264,7 @@ def weights(
     cleaned = without_healthy(text)
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
-    if "-" in cleaned or "_" in cleaned:
+    if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
@@ -384,8 +384,7 @@ def _with_rare_lines(
 def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
     """Whether the line at ``start``-``end`` (shown as ``text``) is inside a wrapped paragraph of prose,
     or in a block a document sets apart from its prose (an example, a table)."""
-    before, after = line_before(scan, start), line_after(scan, end)
-    if in_running_prose(text, text_of(scan, before) if before else "", text_of(scan, after) if after else ""):
+    if in_running_prose(text, *neighbours(scan, start, end)):
         return True
     return in_set_apart_block(
         text,
@@ -408,5 +407,4 @@ def _in_commit(scan: Scan, start: int, end: int, text: str) -> bool:
         return True
     if in_commit_message(text, (upper for _, _, upper in lines_before(scan, start, MESSAGE_REACH))):
         return True
-    before, after = line_before(scan, start), line_after(scan, end)
-    return lists_commits(text, text_of(scan, before) if before else "", text_of(scan, after) if after else "")
+    return lists_commits(text, *neighbours(scan, start, end))
