@@ -62,15 +62,13 @@ async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
 KNOWN_FALSE_ALARMS: dict[str, str] = {}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FALSE_ALARMS[n]))
-        if n in KNOWN_FALSE_ALARMS
-        else n
-        for n in sorted(n for n, label in LABELS.items() if label["clean"])
-    ],
-)
+def _outputs(clean: bool, known: dict[str, str]) -> list[Any]:
+    """The clean (or failed) outputs' names, each known gap among them a strict ``xfail`` with its reason."""
+    names = sorted(n for n, label in LABELS.items() if label["clean"] == clean)
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=known[n])) if n in known else n for n in names]
+
+
+@pytest.mark.parametrize("name", _outputs(True, KNOWN_FALSE_ALARMS))
 def test_a_clean_run_is_not_called_a_failure(name: str) -> None:
     signal = read_signal(output(name))
     assert not signal.failing, [u for u in signal.units if u.failure]
@@ -84,15 +82,7 @@ KNOWN_UNSEEN_FAILURES = {
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_UNSEEN_FAILURES[n]))
-        if n in KNOWN_UNSEEN_FAILURES
-        else n
-        for n in sorted(n for n, label in LABELS.items() if not label["clean"])
-    ],
-)
+@pytest.mark.parametrize("name", _outputs(False, KNOWN_UNSEEN_FAILURES))
 def test_a_failed_run_shows_failure_evidence(name: str) -> None:
     assert read_signal(output(name)).failing
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -89,3 +90,25 @@ def busybox_image(root: Path) -> str:
 def scrub(out: bytes, root: Path) -> bytes:
     """``out`` with the scenario's temporary folder written as ``/tmp/work`` (the same bytes on every run)."""
     return out.replace(str(root).encode(), b"/tmp/work")
+
+
+def substitute(out: bytes, *pairs: tuple[str, str]) -> bytes:
+    """``out`` with each regular expression of ``pairs`` replaced, line-anchored (a PID, port, timestamp,
+    duration or thread count: what differs between two runs of the same scenario)."""
+    for pattern, repl in pairs:
+        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
+    return out
+
+
+#: Which pip the Python tools of a scenario install with: the machine's pip configuration (extra indexes, a
+#: wheel folder, constraints) left out, so that only the pinned versions from the registry are seen.
+PIP_ISOLATED = "env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
+
+
+def py_tools(root: Path, reqs: str, *, deps: bool = True) -> str:
+    """``reqs`` (pinned) installed in ``root/tools``, their dependencies too unless ``deps`` is False; the
+    environment prefix that runs them."""
+    tools = root / "tools"
+    no_deps = "" if deps else " --no-deps"
+    sh(f"{PIP_ISOLATED} {PY} -m pip install -q --no-cache-dir{no_deps} --target {tools} {reqs}", root)
+    return f"{PIP_ISOLATED} PYTHONPATH={tools} PATH={tools / 'bin'}:$PATH"

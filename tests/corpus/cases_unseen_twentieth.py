@@ -22,20 +22,12 @@ a local PostgreSQL (``initdb``, ``pg_ctl``, ``psql``, ``pgbench``).
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from _harness import PY, WORDS, case, scrub, sh, write
+from _harness import PY, WORDS, case, scrub, sh, substitute, write
 
 GROUP = "unseen-20"
-
-
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a PID, port, timestamp or duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
 
 
 # ---------------------------------------------------------------- Prometheus: promtool, amtool
@@ -236,7 +228,7 @@ def _mosquitto(root: Path) -> bytes:
         "kill $b; wait $b; echo '== broker log (mosquitto -v)'; cat broker.log; exit $st",
         root,
     )
-    return scrub(_sub(out, (r"127\.0\.0\.1:[0-9]+", "127.0.0.1:port")), root)
+    return scrub(substitute(out, (r"127\.0\.0\.1:[0-9]+", "127.0.0.1:port")), root)
 
 
 # ---------------------------------------------------------------- memcached
@@ -346,7 +338,7 @@ def _fail2ban(root: Path) -> bytes:
         )
     (root / "auth.log").write_text("\n".join(rows) + "\n")
     out = sh("fail2ban-regex --print-all-matched auth.log sshd", root)
-    return _sub(out, (r"processed in [0-9.]+ sec", "processed in N sec"))
+    return substitute(out, (r"processed in [0-9.]+ sec", "processed in N sec"))
 
 
 # ---------------------------------------------------------------- unbound
@@ -425,7 +417,8 @@ server:
         root,
     )
     return scrub(
-        _sub(out, (r"^\[[0-9]+\] unbound\[[0-9]+:", "[T] unbound[P:"), (r" [0-9]+\.[0-9]{6} ", " N.NNNNNN ")), root
+        substitute(out, (r"^\[[0-9]+\] unbound\[[0-9]+:", "[T] unbound[P:"), (r" [0-9]+\.[0-9]{6} ", " N.NNNNNN ")),
+        root,
     )
 
 
@@ -515,7 +508,7 @@ exit $st
 """
     (root / "sync.sh").write_text(script)
     out = sh("bash sync.sh", root)
-    return _sub(out, (r'"ts":"[^"]*"', '"ts":"T"'), (r"client-[0-9a-f-]+", "client-ID"))
+    return substitute(out, (r'"ts":"[^"]*"', '"ts":"T"'), (r"client-[0-9a-f-]+", "client-ID"))
 
 
 # ---------------------------------------------------------------- PostgreSQL: psql, pgbench
@@ -610,7 +603,7 @@ def _pgbench(root: Path) -> bytes:
             f'pgbench {conn} -n -c 2 -j 1 -t 200 -r -f "$f" bench || st=1; done; exit $st',
             root,
         )
-    return _sub(
+    return substitute(
         out,
         (r"[0-9]+\.[0-9]+ s\b", "N.NN s"),
         (r"= [0-9]+\.[0-9]+ ms", "= N.NNN ms"),
@@ -657,7 +650,7 @@ def _caddy(root: Path) -> bytes:
         'caddy validate --config "$f" --adapter caddyfile || st=1; done; exit $st',
         root,
     )
-    return _sub(out, (r'"ts":[0-9.e+]+', '"ts":T'), (r'"cache":"0x[0-9a-f]+"', '"cache":"0xC"'))
+    return substitute(out, (r'"ts":[0-9.e+]+', '"ts":T'), (r'"cache":"0x[0-9a-f]+"', '"cache":"0xC"'))
 
 
 # ---------------------------------------------------------------- lighttpd
@@ -715,4 +708,4 @@ def _lighttpd(root: Path) -> bytes:
         'lighttpd -tt -f "$f" && lighttpd -p -f "$f" || st=1; done; exit $st',
         root,
     )
-    return scrub(_sub(out, (r"^[0-9-]+ [0-9:]+: \(", "("), (r"var\.PID( +)= [0-9]+", r"var.PID\1= PID")), root)
+    return scrub(substitute(out, (r"^[0-9-]+ [0-9:]+: \(", "("), (r"var\.PID( +)= [0-9]+", r"var.PID\1= PID")), root)

@@ -21,7 +21,6 @@ each scenario, before the engine saw the output. Needs Debian ``wget``, ``apache
 from __future__ import annotations
 
 import json
-import re
 import socket
 import subprocess
 import time
@@ -29,13 +28,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from _harness import PY, WORDS, case, scrub, sh, write
+from _harness import PY, WORDS, case, py_tools, scrub, sh, substitute, write
 
 GROUP = "unseen-25"
 
-#: Which pip the Python tools are installed with, the machine's pip configuration (extra indexes, a wheel
-#: folder, constraints) left out.
-_PIP_ENV = "env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
 
 _HTTPIE = (
     "httpie==3.2.4 requests==2.34.2 requests-toolbelt==1.0.0 urllib3==2.8.0 idna==3.20 certifi==2026.10.19.post1 "
@@ -123,19 +119,11 @@ ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 """
 
 
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a timestamp, duration, rate or id)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
-
-
 def _py_tools(root: Path, reqs: str) -> str:
-    """``reqs`` at fixed versions in ``root/tools``; the environment prefix that runs them."""
-    tools = root / "tools"
-    sh(f"{_PIP_ENV} {PY} -m pip install -q --no-cache-dir --no-deps --target {tools} {reqs}", root)
+    """``reqs`` at fixed versions in ``root/tools``; the environment prefix that runs them, unbuffered and with
+    the scenario's own home."""
     return (
-        f"{_PIP_ENV} PYTHONPATH={tools} PATH={tools / 'bin'}:$PATH PYTHONUNBUFFERED=1 "
+        py_tools(root, reqs, deps=False) + " PYTHONUNBUFFERED=1 "
         f"HOME={root / 'home'} XDG_CACHE_HOME={root / 'home' / '.cache'} XDG_CONFIG_HOME={root / 'home' / '.config'}"
     )
 
@@ -238,7 +226,7 @@ def _wget_recursive(root: Path) -> bytes:
             "http://127.0.0.1:18081/",
             root,
         )
-    return _sub(scrub(out, root), *_WGET_SCRUB)
+    return substitute(scrub(out, root), *_WGET_SCRUB)
 
 
 @case(
@@ -262,7 +250,7 @@ def _wget_spider(root: Path) -> bytes:
     write(site, {"index.html": _page("Error handbook", "Every error page of the shop.", links)})
     with _http(root, 18082):
         out = sh("wget --spider -r -l inf -nv --no-http-keep-alive --timeout=5 --tries=1 http://127.0.0.1:18082/", root)
-    return _sub(scrub(out, root), *_WGET_SCRUB)
+    return substitute(scrub(out, root), *_WGET_SCRUB)
 
 
 # ---------------------------------------------------------------- ab
@@ -288,7 +276,7 @@ def _ab(root: Path) -> bytes:
     }
     with _http(root, 18083, routes):
         out = sh("ab -v 2 -n 600 -c 1 -s 5 http://127.0.0.1:18083/api/cart/checkout", root)
-    return _sub(
+    return substitute(
         out,
         (r"^(Time taken for tests:\s+)\S+", r"\1TIME"),
         (r"^(Requests per second:\s+)\S+", r"\1RATE"),
@@ -338,7 +326,7 @@ def _siege(root: Path) -> bytes:
     (root / "home" / ".siege").mkdir(parents=True)
     with _http(root, 18084, routes):
         out = sh(f"HOME={root / 'home'} stdbuf -oL siege -R siegerc -c 1 -r 300 -f urls.txt", root)
-    return _sub(
+    return substitute(
         scrub(out, root),
         (r"^(HTTP/1\.\d \d+)\s+[\d.]+ secs:", r"\1     TIME secs:"),
         (r"^(Elapsed time|Response time):(\s+)[\d.]+", r"\1:\2TIME"),
@@ -447,7 +435,7 @@ def _aria2c(root: Path) -> bytes:
             "--console-log-level=notice --show-console-readout=false --enable-color=false --file-allocation=none",
             root,
         )
-    return _sub(
+    return substitute(
         scrub(out, root),
         (r"^\d\d/\d\d \d\d:\d\d:\d\d", "03/02 09:00:00"),
         (r"GID#[0-9a-f]{16}", "GID#0000000000000000"),
@@ -564,7 +552,7 @@ def _dig(root: Path) -> bytes:
     )
     with _dnsmasq(root, records):
         out = sh("bash check.sh", root, timeout=120)
-    return _sub(
+    return substitute(
         scrub(out, root),
         (r"(status: \w+), id: \d+", r"\1, id: 1"),
         (r"^;; Query time: \d+ msec", ";; Query time: 0 msec"),
@@ -606,7 +594,7 @@ def _linkchecker(root: Path) -> bytes:
             f"{env} linkchecker -f linkcheckerrc --verbose --threads=0 --timeout=5 --no-status http://127.0.0.1:18089/",
             root,
         )
-    return _sub(
+    return substitute(
         scrub(out, root),
         (r"^(Check time|D/L time)(\s+)[\d.]+ seconds", r"\1\2TIME seconds"),
         (r"^(Start checking at|Stopped checking at) .*$", r"\1 2026-03-02 09:00:00+000"),

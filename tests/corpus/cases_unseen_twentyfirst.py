@@ -19,20 +19,12 @@ packages) and ``pycodestyle`` from PyPI.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from _harness import WORDS, case, scrub, sh, write
+from _harness import WORDS, case, scrub, sh, substitute, write
 from cases_unseen_build import _pip_tool
 
 GROUP = "unseen-21"
-
-
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a PID, port, timestamp or duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
 
 
 # ---------------------------------------------------------------- GnuCOBOL: cobc
@@ -85,7 +77,7 @@ def _cobc(root: Path) -> bytes:
         'cobc -x -v -Wall -o "$b" "$f" || { st=1; continue; }; echo "== $b"; "$b"; done; exit $st',
         root,
     )
-    return _sub(out, (r"/tmp/cob[0-9]+_", "/tmp/cobN_"))
+    return substitute(out, (r"/tmp/cob[0-9]+_", "/tmp/cobN_"))
 
 
 # ---------------------------------------------------------------- Vala: valac
@@ -259,7 +251,7 @@ def _busted_fail(root: Path) -> bytes:
             bad = 37 if (area, k) == ("tax", 1) else None
             write(root, {f"spec/{area}_{k}_spec.lua": _busted_spec(area, k, bad)})
     out = sh("busted -o gtest spec", root)
-    return _sub(out, (r"\([0-9.]+ ms( total)?\)", r"(N ms\1)"))
+    return substitute(out, (r"\([0-9.]+ ms( total)?\)", r"(N ms\1)"))
 
 
 @case(
@@ -313,7 +305,9 @@ def _rspec(root: Path) -> bytes:
     for area in WORDS:
         write(root, {f"spec/{area}_spec.rb": _rspec_file(area, 77 if area == "orders" else None)})
     out = sh("rspec --format documentation --order defined --no-color spec", root)
-    return _sub(out, (r"Finished in [0-9.]+ seconds \(files took [0-9.]+ seconds to load\)", "Finished in N seconds"))
+    return substitute(
+        out, (r"Finished in [0-9.]+ seconds \(files took [0-9.]+ seconds to load\)", "Finished in N seconds")
+    )
 
 
 _RUBY_SERVICE = """
@@ -368,7 +362,7 @@ def _rubocop(root: Path) -> bytes:
                     },
                 )
     out = sh("rubocop --debug --cache false --format progress", root)
-    return scrub(_sub(out, (r"Finished in [0-9.]+ seconds", "Finished in N seconds")), root)
+    return scrub(substitute(out, (r"Finished in [0-9.]+ seconds", "Finished in N seconds")), root)
 
 
 # ---------------------------------------------------------------- Perl: perlcritic
@@ -463,7 +457,7 @@ def _phpcs(root: Path) -> bytes:
                 ns = f"{area.capitalize()}{n}"
                 write(root, {f"src/{ns}/{kind}.php": _PHP_CLASS.format(ns=ns, cls=kind, area=area)})
     out = sh("phpcs -v --standard=PSR12 src", root)
-    return scrub(_sub(out, (r"DONE in [0-9.]+m?s", "DONE in Nms")), root)
+    return scrub(substitute(out, (r"DONE in [0-9.]+m?s", "DONE in Nms")), root)
 
 
 # ---------------------------------------------------------------- Python: pycodestyle

@@ -20,16 +20,12 @@ Needs Debian ``tidy``, ``chktex``, ``shfmt``, ``clang-format``, ``clang-tidy`` a
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from _harness import PY, WORDS, case, scrub, sh, write
+from _harness import WORDS, case, py_tools, scrub, sh, substitute, write
 
 GROUP = "unseen-24"
 
-#: Which pip the Python tools are installed with, the machine's pip configuration (extra indexes, a wheel
-#: folder, constraints) left out.
-_PIP_ENV = "env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
 
 _DOC8 = "doc8==2.0.0 docutils==0.21.2 restructuredtext-lint==2.0.2 stevedore==5.10.0 pygments==2.21.0"
 _RSTCHECK = (
@@ -40,21 +36,10 @@ _RSTCHECK = (
 _CPPLINT = "cpplint==2.0.2"
 
 
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a hash, timestamp or duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
-
-
 def _py_tools(root: Path, reqs: str) -> str:
-    """``reqs`` at fixed versions in ``root/tools``; the environment prefix that runs them."""
-    tools = root / "tools"
-    sh(f"{_PIP_ENV} {PY} -m pip install -q --no-cache-dir --target {tools} {reqs}", root)
-    return (
-        f"{_PIP_ENV} PYTHONPATH={tools} PATH={tools / 'bin'}:$PATH PYTHONUNBUFFERED=1 "
-        f"HOME={root / 'home'} XDG_CACHE_HOME={root / 'home' / '.cache'}"
-    )
+    """``reqs`` at fixed versions in ``root/tools``; the environment prefix that runs them, unbuffered and with
+    the scenario's own home."""
+    return py_tools(root, reqs) + f" PYTHONUNBUFFERED=1 HOME={root / 'home'} XDG_CACHE_HOME={root / 'home' / '.cache'}"
 
 
 def _title(text: str, char: str = "=", short: int = 0) -> str:
@@ -170,7 +155,7 @@ def _doc8_clean(root: Path) -> bytes:
             },
         )
     out = sh(f"{env} doc8 --verbose $(find docs -name '*.rst' | sort)", root)
-    return _sub(scrub(out, root), (r"python-entrypoints/[0-9a-f]+", "python-entrypoints/HASH"))
+    return substitute(scrub(out, root), (r"python-entrypoints/[0-9a-f]+", "python-entrypoints/HASH"))
 
 
 # ---------------------------------------------------------------- rstcheck
@@ -702,7 +687,7 @@ def _flawfinder(root: Path) -> bytes:
             },
         )
     out = sh("flawfinder --error-level=4 --minlevel=1 $(find src -name '*.c' | sort)", root)
-    return _sub(
+    return substitute(
         scrub(out, root),
         (r"in approximately [0-9.]+ seconds \([0-9]+ lines/second\)", "in approximately N seconds (N lines/second)"),
     )

@@ -22,34 +22,19 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import zipfile
 from pathlib import Path
 
-from _harness import PY, WORDS, case, scrub, sh, write
+from _harness import PY, WORDS, case, py_tools, scrub, sh, substitute, write
 
 GROUP = "unseen-22"
 
-#: Which pip the Python tools run with, the machine's pip configuration (extra indexes, a wheel folder,
-#: constraints) left out so that only the scenario's own wheels are seen.
-_PIP_ENV = "env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
 
-
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a PID, port, timestamp or duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
-
-
-def _py_tools(root: Path) -> str:
-    """pip-tools and build, at fixed versions, in ``root/tools``; the environment prefix that runs them."""
-    reqs = (
-        "pip-tools==7.4.1 pip==24.2 build==1.2.2 wheel==0.44.0 setuptools==75.1.0 click==8.1.7 "
-        "packaging==24.1 pyproject_hooks==1.2.0"
-    )
-    sh(f"{_PIP_ENV} {PY} -m pip install -q --no-cache-dir --target {root / 'tools'} {reqs}", root)
-    return f"{_PIP_ENV} PYTHONPATH={root / 'tools'} PATH={root / 'tools' / 'bin'}:$PATH"
+#: pip-tools and build, at fixed versions (installed with :func:`_harness.py_tools`).
+_BUILD_TOOLS = (
+    "pip-tools==7.4.1 pip==24.2 build==1.2.2 wheel==0.44.0 setuptools==75.1.0 click==8.1.7 "
+    "packaging==24.1 pyproject_hooks==1.2.0"
+)
 
 
 # ---------------------------------------------------------------- Debian: lintian
@@ -133,7 +118,7 @@ def _dpkg_buildpackage(src: Path) -> bytes:
         src,
         env={"DH_VERBOSE": "1", "DEB_BUILD_OPTIONS": "parallel=1", "SOURCE_DATE_EPOCH": "1717408800"},
     )
-    return _sub(out, (r"/tmp/dh-xdg-rundir-[A-Za-z0-9_]+", "/tmp/dh-xdg-rundir-XXXXXXXX"))
+    return substitute(out, (r"/tmp/dh-xdg-rundir-[A-Za-z0-9_]+", "/tmp/dh-xdg-rundir-XXXXXXXX"))
 
 
 @case(
@@ -267,7 +252,7 @@ def _rpmbuild_all(root: Path, *, broken: str = "") -> bytes:
         root,
         env={"SOURCE_DATE_EPOCH": "1717408800"},
     )
-    return _sub(scrub(out, root), (r"/var/tmp/rpm-tmp\.[A-Za-z0-9]+", "/var/tmp/rpm-tmp.XXXXXX"))
+    return substitute(scrub(out, root), (r"/var/tmp/rpm-tmp\.[A-Za-z0-9]+", "/var/tmp/rpm-tmp.XXXXXX"))
 
 
 @case(
@@ -301,7 +286,7 @@ def _rpmlint(root: Path) -> bytes:
         },
     )
     out = sh("rpmlint -r rpmlintrc SPECS/*.spec RPMS/noarch/*.rpm", root)
-    return _sub(out, (r"has taken [0-9.]+ s", "has taken N s"))
+    return substitute(out, (r"has taken [0-9.]+ s", "has taken N s"))
 
 
 # ---------------------------------------------------------------- SCons
@@ -464,7 +449,7 @@ def _pkg_config(root: Path) -> bytes:
     decisive=["Successfully built shop_errors-3.2.0.tar.gz and shop_errors-3.2.0-py3-none-any.whl"],
 )
 def _python_build(root: Path) -> bytes:
-    env = _py_tools(root)
+    env = py_tools(root, _BUILD_TOOLS)
     proj = root / "shop-errors"
     write(
         proj,
@@ -497,7 +482,7 @@ def _python_build(root: Path) -> bytes:
                 },
             )
     out = sh(f"{env} {PY} -m build --no-isolation .", proj)
-    return _sub(scrub(out, root), (r"/dist/\.tmp-[a-z0-9_]+/", "/dist/.tmp-XXXXXXXX/"))
+    return substitute(scrub(out, root), (r"/dist/\.tmp-[a-z0-9_]+/", "/dist/.tmp-XXXXXXXX/"))
 
 
 def _wheel(folder: Path, name: str, version: str, requires: list[str]) -> None:
@@ -532,7 +517,7 @@ def _wheel(folder: Path, name: str, version: str, requires: list[str]) -> None:
     ],
 )
 def _pip_compile(root: Path) -> bytes:
-    env = _py_tools(root)
+    env = py_tools(root, _BUILD_TOOLS)
     wheels = root / "wheels"
     wheels.mkdir()
     for i, area in enumerate(WORDS):
@@ -654,5 +639,5 @@ def _ccache(root: Path) -> bytes:
         root,
         env={"CCACHE_DIR": str(root / "cache"), "CCACHE_CONFIGPATH": str(root / "ccache.conf")},
     )
-    out = _sub(out, (r"^(Stats (updated|zeroed): +).*$", r"\1Mon Jun  3 10:00:00 2024"))
+    out = substitute(out, (r"^(Stats (updated|zeroed): +).*$", r"\1Mon Jun  3 10:00:00 2024"))
     return scrub(out, root)

@@ -19,22 +19,14 @@ before the engine saw the output. Needs Debian ``e2fsprogs``, ``dosfstools``, ``
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
-from _harness import WORDS, case, scrub, sh
+from _harness import WORDS, case, scrub, sh, substitute
 
 GROUP = "unseen-26"
 
 _MTIME = "2026-03-02 09:00:00"
 _E2FS_ENV = {"E2FSPROGS_FAKE_TIME": "1772442000", "MTOOLS_SKIP_CHECK": "1"}
-
-
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a thread count, a duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
 
 
 def _export(area: str, k: int, rows: int) -> str:
@@ -211,7 +203,7 @@ def _sevenzip_bad(root: Path) -> bytes:
         sh("rm -rf src", root)
     bad = arch / "nightly-2026-02-07.7z"
     bad.write_bytes(bad.read_bytes()[:20000])  # the disk filled up while the archive was written
-    return _sub(scrub(sh("7zz t -bd -bse1 '*.7z'", arch), root), *_7Z_SCRUB)
+    return substitute(scrub(sh("7zz t -bd -bse1 '*.7z'", arch), root), *_7Z_SCRUB)
 
 
 @case(
@@ -232,7 +224,7 @@ def _sevenzip_clean(root: Path) -> bytes:
     sh("cd src && 7zz a -bd -bso0 ../errors-2026-03.7z errors", root)
     sh("cd src && 7zz a -bd -bso0 -tzip ../failed-jobs-2026-03.zip errors/*/failed_jobs.csv", root)
     out = sh("7zz t -bd -bb1 errors-2026-03.7z && 7zz t -bd -bb1 failed-jobs-2026-03.zip", root)
-    return _sub(scrub(out, root), *_7Z_SCRUB)
+    return substitute(scrub(out, root), *_7Z_SCRUB)
 
 
 # ---------------------------------------------------------------- xz, bzip2, zstd

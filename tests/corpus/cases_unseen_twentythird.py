@@ -21,16 +21,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from _harness import WORDS, case, scrub, sh, write
+from _harness import WORDS, case, scrub, sh, substitute, write
 
 GROUP = "unseen-23"
-
-
-def _sub(out: bytes, *pairs: tuple[str, str]) -> bytes:
-    """``out`` with each regular expression of ``pairs`` replaced (a PID, port, timestamp or duration)."""
-    for pattern, repl in pairs:
-        out = re.sub(pattern.encode(), repl.encode(), out, flags=re.M)
-    return out
 
 
 # ---------------------------------------------------------------- nftables: nft -c
@@ -150,7 +143,7 @@ def _iptables(root: Path) -> bytes:
         'iptables-restore --test "$f" && iptables-restore-translate -f "$f" || st=1; done; exit $st',
         root,
     )
-    return _sub(out, (r" on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}$", " on DATE"))
+    return substitute(out, (r" on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}$", " on DATE"))
 
 
 # ---------------------------------------------------------------- Kea: kea-dhcp4 -t
@@ -204,7 +197,7 @@ def _kea(root: Path) -> bytes:
         env={"KEA_LOCKFILE_DIR": str(root), "KEA_PIDFILE_DIR": str(root)},
     )
     return scrub(
-        _sub(out, (r"^[0-9-]+ [0-9:.]+ ", "T "), (r"/[0-9]+\.[0-9]+\]", "/P.T]")),
+        substitute(out, (r"^[0-9-]+ [0-9:.]+ ", "T "), (r"/[0-9]+\.[0-9]+\]", "/P.T]")),
         root,
     )
 
@@ -449,7 +442,7 @@ def _aide(root: Path) -> bytes:
         flags=re.S,
     )
     return scrub(
-        _sub(
+        substitute(
             out, (r"timestamp: [0-9-]+ [0-9:]+ \+0000", "timestamp: T"), (r"run time: [0-9]+m [0-9]+s", "run time: N")
         ),
         root,
@@ -487,7 +480,7 @@ def _spamassassin(root: Path) -> bytes:
     # a fixed hash seed: the debug lines of a hash walk come in the same order on every run
     env = {"PERL_HASH_SEED": "0", "PERL_PERTURB_KEYS": "0"}
     out = sh(f"spamassassin --siteconfigpath={root}/sa --lint -D config", root, env=env)
-    return scrub(_sub(out, (r"^[A-Z][a-z]{2} [ 0-9]{2} [0-9:.]+ \[[0-9]+\] ", "T [P] ")), root)
+    return scrub(substitute(out, (r"^[A-Z][a-z]{2} [ 0-9]{2} [0-9:.]+ \[[0-9]+\] ", "T [P] ")), root)
 
 
 # ---------------------------------------------------------------- rsyslog: rsyslogd -N1 (clean)
