@@ -57,6 +57,10 @@ e2fsck and debugfs, fsck.fat with mtools, 7-Zip, xz, bzip2, zstd, cpio and par2 
 pngcheck, jpeginfo, flac, qpdf, pdfinfo and pdffonts, gifsicle, optipng, ImageMagick and exiftool (Debian
 ``pngcheck``, ``jpeginfo``, ``flac``, ``qpdf``, ``poppler-utils``, ``gifsicle``, ``optipng``, ``imagemagick``,
 ``libimage-exiftool-perl``), with Pillow from PyPI, for unseen-27.
+pino, pino-pretty, winston and bunyan from the npm registry (with Node.js and npm), with structlog, loguru,
+python-json-logger and prometheus-client from PyPI, for unseen-28.
+git, sqlite3, make, gcc and Node.js (Debian ``git``, ``sqlite3``, ``make``, ``gcc``, ``nodejs``), with pytest in
+the venv, for unseen-29.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -92,9 +96,11 @@ import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
+import cases_unseen_twentyeighth  # noqa: F401
 import cases_unseen_twentyfifth  # noqa: F401
 import cases_unseen_twentyfirst  # noqa: F401
 import cases_unseen_twentyfourth  # noqa: F401
+import cases_unseen_twentyninth  # noqa: F401
 import cases_unseen_twentysecond  # noqa: F401
 import cases_unseen_twentyseventh  # noqa: F401
 import cases_unseen_twentysixth  # noqa: F401
