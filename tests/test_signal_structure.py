@@ -1074,6 +1074,36 @@ def test_a_grep_match_in_a_document_is_the_documents_text_but_a_checkers_report_
         assert read_signal(_among_log_lines([report])).failing, report
 
 
+def test_a_grep_match_in_a_source_or_config_file_is_the_files_text_but_a_compilers_report_is_not() -> None:
+    for match in (
+        "include/ledger/netlink.h:111:\t__u32 bus_error;\t/* Bus errors */",
+        "include/ledger/netlink.h:80: * CAN bus error counters",
+        "include/ledger/codes.h:88:LEDGER_FNS(ERROR, error)",
+        'dist/ledger.cjs:5937:      error: diagnosticsChannel.channel("ledger:request:error"),',
+        "deploy/ledger.yaml:12:  on_error: fail",
+    ):
+        assert not read_signal(_among_log_lines([match])).failing, match
+    for report in (
+        "src/ledger.c:214: error: 'balance' undeclared (first use in this function)",
+        "src/ledger.c:214:9: error: 'balance' undeclared (first use in this function)",
+        "lib/ledger.rb:3:in 'divide': divided by 0 (ZeroDivisionError)",
+        "ledger.mk:12: *** missing separator.  Stop.",
+    ):
+        assert read_signal(_among_log_lines([report])).failing, report
+
+
+def test_a_grep_match_of_one_file_is_read_after_its_line_number() -> None:
+    for match in ('337:        warnopts.remove("error::BytesWarning")', "2633:        raise LedgerError(message)"):
+        assert not read_signal(_among_log_lines([match])).failing, match
+    assert read_signal(_among_log_lines(["1: error: the ledger test failed"])).failing  # ctest -V's prefix
+
+
+def test_a_grep_match_on_a_minified_line_is_read_from_the_lines_start() -> None:
+    long_line = "".join(f"batch {i} settled; " for i in range(800)) + "error: settle failed; " + "done; " * 300
+    assert not read_signal(_among_log_lines([f"dist/ledger.min.js:1:{long_line}"])).failing
+    assert read_signal(_among_log_lines([f"ledger: {long_line}"])).failing
+
+
 def test_pythons_help_is_documentation_to_its_end() -> None:
     body = [f"    entry_{i}(self) -> int" for i in range(100)]
     body[50] = " |      Indicates that the settlement should be aborted."

@@ -25,11 +25,14 @@ canonicalizing %s``, ``cannot open %s: %m``), as ``strings`` shows a binary's me
 ``.po`` file lists them, says what a program would print, with nothing filled in.
 
 A match ``grep -n`` prints is read as the line of code it shows, after the file and line number
-in front of it, and a comment there is code too. A match in a document (``README.md:84:...``,
-``docs/api.rst-12-...``) is the document's text, whatever it says: grep puts the line right
-after the number (or its indentation, two spaces or more), where a checker of documents puts one
-space and its message (``index.rst:12: WARNING: ...``, ``x.tex:12: Undefined control sequence.``)
-or a column (``README.md:12:81 MD013/line-length ...``).
+in front of it, and a comment there is code too (``#``, ``//``, ``/*`` and a C block's `` * ``).
+A match in a document, a source file or a configuration (``README.md:84:...``, ``docs/api.rst-12-...``,
+``netlink.h:111:\t__u32 bus_error;``) is the file's text, whatever it says: grep puts the line right
+after the number (or its indentation, two spaces or more), where a compiler or a checker puts one
+space and its message (``index.rst:12: WARNING: ...``, ``x.tex:12: Undefined control sequence.``,
+``ledger.c:214: error: ...``), a column (``README.md:12:81 MD013/line-length ...``) or, for Ruby,
+where it failed (``app.rb:3:in 'divide': ...``). A long match (a minified bundle's one line) is read
+from its start, where the file and number are. ``grep -n`` of one file puts only the number in front.
 
 A whole source file is code, docstrings and comments included (``Raises:`` sections, a table of
 ``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
@@ -85,15 +88,27 @@ _STATEMENT = re.compile(
 _CALLEE = re.compile(r"[ \t]*(?:await[ \t]+)?(?:[A-Za-z_]\w*\.)*[a-z_]\w*\(")
 #: What ``grep -n`` (``-rn``, ``-A``/``-B`` context lines) writes before a matched line.
 _GREP_PREFIX = re.compile(r"[^\s:]+(?::[0-9]+:|-[0-9]+-)")
+#: What ``grep -n`` writes before a line of the one file it searched: the line number (``-`` on a context line).
+_LINE_PREFIX = re.compile(r"[0-9]+[:-]")
 #: A printf conversion: ``%s``, ``%d``, ``%-8s``, ``%.*s``, ``%lu``, ``%zu``, ``%m``; not ``%%``, ``100%s`` or a
 #: URL's ``%20data``.
 _CONVERSION = re.compile(
     r"(?<![%\w])%[-+ #0]?(?:\*|[0-9]{1,2})?(?:\.(?:\*|[0-9]{1,2}))?(?:hh|h|ll|l|z|j|t|L)?[sdiuxXcpm](?![A-Za-z0-9])"
 )
-#: A match ``grep -n`` prints from a document: its path, line number, and the line right after them.
-_DOCUMENT_MATCH = re.compile(
-    r"[^\s:]+\.(?:md|markdown|rst|adoc|asciidoc|org|html?|tex)(?::[0-9]+:|-[0-9]+-)(?:[^\s0-9]|[ \t]{2,}|\t)"
+#: The extensions of the files whose lines ``grep -n`` shows as their text: documents, source code, configuration.
+_TEXT_FILE_EXTENSIONS = (
+    "md|markdown|rst|adoc|asciidoc|org|html?|tex"
+    "|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|py|pyi|pyx|js|cjs|mjs|jsx|ts|cts|mts|tsx|vue|svelte|go|rs|java|kt|kts|scala"
+    "|groovy|cs|fs|swift|dart|rb|php|pl|pm|lua|sh|bash|zsh|ps1|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|el|scm|rkt|r|jl"
+    "|sql|css|scss|sass|less|json|ya?ml|toml|ini|cfg|conf|xml|proto|tf"
 )
+#: A match ``grep -n`` prints from such a file: its path, line number, and the line right after them (not
+#: Ruby's report of where it failed, ``app.rb:3:in 'divide': divided by 0``).
+_FILE_TEXT_MATCH = re.compile(
+    rf"[^\s:]+\.(?:{_TEXT_FILE_EXTENSIONS})(?::[0-9]+:|-[0-9]+-)(?!in[ \t])(?:[^\s0-9]|[ \t]{{2,}}|\t)"
+)
+#: How a comment of a file starts: ``#``, ``//``, ``/*`` and the `` * `` of a C block comment's next lines.
+_COMMENT_STARTS = ("#", "//", "/*", "* ", "*\t")
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _QUOTES = "\"'`"
 
@@ -102,12 +117,20 @@ def is_code(line: str) -> bool:
     """Whether ``line`` is a statement of source code (see the module's docstring), after the file
     and line number ``grep -n`` puts in front of it (``asyncio/locks.py:518:    raise ...``)."""
     where = _GREP_PREFIX.match(line)
-    if where is not None and _DOCUMENT_MATCH.match(line):
-        return True  # a document's line
+    if where is not None and _FILE_TEXT_MATCH.match(line):
+        return True  # a document's, a source file's or a configuration's line
     if where is not None:
         line = line[where.end() :]
-        if line.lstrip().startswith(("#", "//")):  # a comment of the file (a TAP ``# fail 1`` has no prefix)
+        comment = line.lstrip()
+        if comment.startswith(_COMMENT_STARTS) or comment == "*":  # a TAP ``# fail 1`` has no prefix
             return True
+    elif (number := _LINE_PREFIX.match(line)) is not None and _is_statement(line[number.end() :]):
+        return True  # ``grep -n`` of one file (a comment after a bare number may be a test's output: ctest -V)
+    return _is_statement(line)
+
+
+def _is_statement(line: str) -> bool:
+    """Whether ``line`` itself is a statement: a handler, a raise, a block head, an assignment, a call."""
     if _STATEMENT.match(line):
         return True
     callee = _CALLEE.match(line)

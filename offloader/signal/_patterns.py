@@ -108,6 +108,9 @@ _RAISED = (
     r"(^[ \t]*|[:\]>\"'(=] *|\b(Uncaught|Unhandled) )([A-Za-z_][A-Za-z0-9_]*\.)*"
     r"[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
 )
+#: Ruby's report of an exception nobody rescued: where, then the message, then the class in brackets
+#: (``app.rb:3:in `divide': divided by 0 (ZeroDivisionError)``, ``... @ rb_sysopen - /x (Errno::ENOENT)``).
+_RUBY_RAISED = r":[0-9]+:in [`'][^'\n]*': .*\(([A-Z][A-Za-z0-9_]*::)*[A-Z][A-Za-z0-9_]*\)[ \t]*$"
 _FAULT_WORDS = (
     r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
     r"unresolved|mismatch(ed)?|incompatible|invalid|incorrect|illegal|unexpected|violat(es|ed|ion)|conflict|"
@@ -168,6 +171,7 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
     Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
     Prior(_RAISED, "fail", 3.0, caseless=False),
+    Prior(_RUBY_RAISED, "fail", 3.0, caseless=False),
     Prior(
         r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
     ),
@@ -187,7 +191,13 @@ PRIORS: tuple[Prior, ...] = (
     # failure words, which would take its place
     Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9]", "fail", 3.0),
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
-    Prior(r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|\bError [1-9][0-9]*$|\bERR!", "fail", 3.0, caseless=False),
+    # make's fatal error, its own or at a makefile's line (``Makefile:12: *** missing separator.  Stop.``)
+    Prior(
+        r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
     Prior(_NONZERO_EXIT, "fail", 3.0),
     # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found")
     Prior(r"(:|=>) *(command )?not found *$", "fail", 3.0),

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
 from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
-from ._lines import as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
+from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
     CLEAN_VERDICT,
     FAILURE_COUNT,
@@ -183,6 +183,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             written
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text)
+            or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
             or is_template(text)
             or in_embedded_document(scan.data, focus)
             or _in_prose(scan, start, end, text)
