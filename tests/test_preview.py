@@ -183,6 +183,18 @@ def test_outcome_in_a_huge_line_is_shown_around_the_match() -> None:
     assert "[line 51 cut: bytes" in preview
 
 
+def test_a_cut_signal_line_keeps_its_end_where_the_record_says_what_happened() -> None:
+    frames = "\\n".join(f"    at settle{i} (/srv/ledger/settle.js:{i}:7)" for i in range(40))
+    record = f'{{"level":50,"job":"job-1742","err":{{"stack":"TypeError: no amount\\n{frames}"}},"msg":"job failed"}}'
+    text = "\n".join([f'{{"level":30,"job":"job-{i}","msg":"job priced"}}' for i in range(3000)] + [record])
+    text += "\n" + "\n".join(f'{{"level":30,"job":"job-{i}","msg":"job priced"}}' for i in range(3000, 6000))
+    preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
+    shown = next(line for line in preview.splitlines() if '"level":50' in line)
+    assert shown.startswith("  3001\t{") and '"msg":"job failed"}' in shown
+    size = f"{len(record):,}"
+    assert re.search(rf"cut: bytes 1-[0-9,]+ and [0-9,]+-{size} of {size}\]$", shown)  # which bytes, said
+
+
 def test_cut_of_multibyte_line_never_splits_a_character() -> None:
     line = "ошибка " * 50_000 + "ERROR: сбой " + "данные " * 50_000
     text = "\n".join(["ok"] * 10 + [line] + ["ok"] * 10)

@@ -3,7 +3,7 @@
 Lines are shown as a reader of the stored file would see them on a terminal:
 escape sequences removed, a carriage-return progress bar reduced to its last
 state, other control characters replaced. A line over the cap is cut around its
-signal (or keeping its end, for the tail) and says which bytes are shown.
+signal, with its end (or only its end, for the tail), and says which bytes are shown.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ _CONTINUATION = bytes(range(0x80, 0xC0))
 HEAD_SHARE = 0.12
 SIGNAL_SHARE = 0.72
 TAIL_SHARE = 0.9
+#: A cut signal line shows its end in this share of its room (1/3): where a record's message follows its
+#: fields and a traceback's exception follows its frames.
+END_SHARE = 3
 
 
 def omitted(a: int, b: int) -> str:
@@ -71,21 +74,35 @@ def render_line(
             at = len(bytes(scan.data[start:focus]).decode("utf-8", "replace"))
         return f"{lineno:>6}\t{_clean(text, at)}"
     if tail:
-        lo, hi = max(start, end - cap * 4), end
-    else:
-        lo = start if focus is None or focus - start < cap * 2 // 3 else focus - cap // 3
-        hi = min(end, lo + cap * 4)
-    raw = bytes(scan.data[lo:hi])
-    piece = raw.decode("utf-8", "ignore")  # drops only the characters split at the edges
-    if tail:
-        piece = piece[-cap:]
-        first, last = end - len(piece.encode("utf-8", "surrogatepass")), end
-    else:
-        piece = piece[:cap]
-        first = lo + len(raw) - len(raw.lstrip(_CONTINUATION))
-        last = first + len(piece.encode("utf-8", "surrogatepass"))
+        piece, first = _ending(scan, start, end, cap)
+        note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{length:,} of {length:,}]"
+        return f"{lineno:>6}\t{_clean(piece)}{note}"
+    piece, first, last = _window(scan, start, end, cap, focus)
+    if focus is not None and last < end:  # a signal's line ends with what it came to (an exception, a message)
+        piece, first, last = _window(scan, start, end, cap - cap // END_SHARE, focus)
+        ending, after = _ending(scan, max(last, start), end, cap // END_SHARE)
+        if after > last:
+            span = f"bytes {first - start + 1:,}-{last - start:,} and {after - start + 1:,}-{length:,}"
+            return f"{lineno:>6}\t{_clean(piece)} ... {_clean(ending)} ... [line {lineno:,} cut: {span} of {length:,}]"
+        piece, first, last = _window(scan, start, end, cap, focus)
     note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{last - start:,} of {length:,}]"
     return f"{lineno:>6}\t{_clean(piece)}{note}"
+
+
+def _window(scan: Scan, start: int, end: int, cap: int, focus: int | None) -> tuple[str, int, int]:
+    """Up to ``cap`` characters of the line at ``start``-``end``, around ``focus`` (else from its start),
+    with the byte offsets where they begin and end."""
+    lo = start if focus is None or focus - start < cap * 2 // 3 else focus - cap // 3
+    raw = bytes(scan.data[lo : min(end, lo + cap * 4)])
+    piece = raw.decode("utf-8", "ignore")[:cap]  # drops only the characters split at the edges
+    first = lo + len(raw) - len(raw.lstrip(_CONTINUATION))
+    return piece, first, first + len(piece.encode("utf-8", "surrogatepass"))
+
+
+def _ending(scan: Scan, start: int, end: int, cap: int) -> tuple[str, int]:
+    """The last ``cap`` characters of the line at ``start``-``end``, with the byte offset where they begin."""
+    piece = bytes(scan.data[max(start, end - cap * 4) : end]).decode("utf-8", "ignore")[-cap:]
+    return piece, end - len(piece.encode("utf-8", "surrogatepass"))
 
 
 def _state(scan: Scan, start: int, end: int, focus: int | None) -> tuple[int, int]:
