@@ -1104,6 +1104,15 @@ def test_a_grep_match_on_a_minified_line_is_read_from_the_lines_start() -> None:
     assert read_signal(_among_log_lines([f"ledger: {long_line}"])).failing
 
 
+def test_a_listing_time_before_a_folder_named_failed_is_no_count_of_failures() -> None:
+    names = [f"unit{i}" for i in range(200)]
+    names[60:62], names[140] = ["errors", "failed"], "exceptions"
+    listing = [f"drwxr-xr-x {2 + i % 30:2d} root root 4096 2026-03-02 09:00 {name}" for i, name in enumerate(names)]
+    assert not read_signal("\n".join(listing) + "\n").failing
+    listing[100] = "settle summary: 12 failed"
+    assert read_signal("\n".join(listing) + "\n").failing
+
+
 def test_pythons_help_is_documentation_to_its_end() -> None:
     body = [f"    entry_{i}(self) -> int" for i in range(100)]
     body[50] = " |      Indicates that the settlement should be aborted."

@@ -123,8 +123,10 @@ LOCATED = re.compile(_LOCATION_PREFIX + r"\S")
 _JSON_ERROR_FIELD = (
     r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])'
 )
+#: A count in front of an outcome: not the minutes of a time (``ls -l``'s ``09:00 failed``, a folder's name).
+_COUNT = rf"(^|[^\w:]){_NUM}"
 _COUNTED_OUTCOMES = (
-    rf"\b{_NUM} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
+    rf"{_COUNT} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
     r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed)\b"
 )
 _OUTCOME_TALLIES = (
@@ -296,7 +298,7 @@ def without_healthy(text: str) -> str:
 
 #: A count of failures in a summary (``found 2 errors in 1 files``): once healthy zeros are removed, the
 #: summary names failures, as ``2399 ok, 1 failed`` does.
-FAILURE_COUNT = re.compile(rf"(?i)\b{_NUM} (errors?|failures?|incorrect|rejected)\b")
+FAILURE_COUNT = re.compile(rf"(?i)(?<![\w:]){_NUM} (errors?|failures?|incorrect|rejected)\b")
 
 #: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log
 #: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.
