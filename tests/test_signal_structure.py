@@ -1113,6 +1113,16 @@ def test_a_listing_time_before_a_folder_named_failed_is_no_count_of_failures() -
     assert read_signal("\n".join(listing) + "\n").failing
 
 
+def test_files_cat_could_not_show_among_the_sources_it_did_are_the_runs_failure() -> None:
+    module = ['"""Ledger handlers."""', "", "import logging", ""]
+    body = "    if amount < 0:\n        raise ValueError('error: negative')"
+    module += [f"def fee_{i}(amount):\n{body}" for i in range(80)]
+    sources = "\n".join(module * 3) + "\n"
+    assert not read_signal(sources).failing
+    for said in ("cat: src/ledger/retry.py: No such file or directory", "[exit status 1]"):
+        assert read_signal(sources.replace("import logging\n", f"import logging\n{said}\n", 1)).failing, said
+
+
 def test_pythons_help_is_documentation_to_its_end() -> None:
     body = [f"    entry_{i}(self) -> int" for i in range(100)]
     body[50] = " |      Indicates that the settlement should be aborted."

@@ -31,6 +31,7 @@ import re2  # type: ignore[import-untyped]
 
 __all__ = [
     "CLEAN_VERDICT",
+    "EXIT_STATUS_LINE",
     "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
@@ -152,6 +153,10 @@ TOOL_DIAGNOSTIC = Prior(
     "fail",
     3.0,
     caseless=False,
+)
+#: A line that only says how the run ended: ``[exit status 1]``, ``Exit code: 2``, ``exited with code 1``.
+EXIT_STATUS_LINE = re.compile(
+    r"(?i)\[?(exit(ed)?( with)? (code|status)|exit code|return code)[ :=]*[1-9][0-9]{0,2}\]?\.?"
 )
 #: A level word where a program's name would be (``warning: invalid ...``), or right after it
 #: (``cc1: warning: command-line option ... is invalid``): a level, not a program's diagnostic;

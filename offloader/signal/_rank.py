@@ -21,6 +21,7 @@ from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, start
 from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
     CLEAN_VERDICT,
+    EXIT_STATUS_LINE,
     FAILURE_COUNT,
     LOCATED,
     NOT_A_PROGRAM,
@@ -158,7 +159,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
     # a file's text or a help document, not a run's report
-    written = starts_like_source(head) or starts_like_markup(head) or starts_like_pydoc(head)
+    source = starts_like_source(head)
+    written = source or starts_like_markup(head) or starts_like_pydoc(head)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -180,7 +182,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if unit.failure and (
-            written
+            (written and not (source and _said_by_the_run(text)))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text)
             or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
@@ -199,6 +201,18 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             said.add(zeroed)
         units.append(unit)
     return units
+
+
+_TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
+
+
+def _said_by_the_run(text: str) -> bool:
+    """Whether ``text``, met in what starts as a source file, is the run's own word, not the file's: a
+    program's diagnostic at the line's start (``cat: src/retry.py: No such file or directory``, the files
+    ``cat`` could not show among those it did) or the run's exit status alone on its line."""
+    if EXIT_STATUS_LINE.fullmatch(text.strip()):
+        return True
+    return _TOOL_DIAGNOSTIC.match(text) is not None and not NOT_A_PROGRAM.match(text) and not is_code(text)
 
 
 def _keys(
