@@ -195,6 +195,18 @@ def test_a_cut_signal_line_keeps_its_end_where_the_record_says_what_happened() -
     assert re.search(rf"cut: bytes 1-[0-9,]+ and [0-9,]+-{size} of {size}\]$", shown)  # which bytes, said
 
 
+def test_a_long_rule_line_shows_its_start_so_the_header_under_it_fits() -> None:
+    rule, header = "═" * 2000, "id  queue    job           attempts  error"
+    rows = [
+        f"{n:<4}refunds  refunds.{n:<5} {n % 5:<9} webhook endpoint answered {n * 37 % 1000} ms late"
+        for n in range(3000)
+    ]
+    preview = make_preview("\n".join([rule, header, *rows]) + "\n", counter=COUNTER, preview_tokens=1000)
+    first, second = preview.splitlines()[:2]
+    assert first == f"     1\t{'═' * 40} ... [line 1 cut: bytes 1-120 of 6,000]"  # its shape, in 40 characters
+    assert second == f"     2\t{header}"
+
+
 def test_cut_of_multibyte_line_never_splits_a_character() -> None:
     line = "ошибка " * 50_000 + "ERROR: сбой " + "данные " * 50_000
     text = "\n".join(["ok"] * 10 + [line] + ["ok"] * 10)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from offloader.signal import make_preview, read_signal
 from offloader.tokens import TiktokenCounter
 
@@ -1121,6 +1123,28 @@ def test_files_cat_could_not_show_among_the_sources_it_did_are_the_runs_failure(
     assert not read_signal(sources).failing
     for said in ("cat: src/ledger/retry.py: No such file or directory", "[exit status 1]"):
         assert read_signal(sources.replace("import logging\n", f"import logging\n{said}\n", 1)).failing, said
+
+
+_MESSAGES = ["ValueError: invalid literal for int()", "error: webhook returned 500", "failed to render the PDF"]
+
+
+def _drawn_table(status: str, box: bool) -> str:
+    bar, rule = ("│", "├────┼─────────┼────────┼──────────────────────────────────────┤") if box else ("|", "+----+")
+    rows = [f"{bar} {i:<3}{bar} refunds {bar} {status:<6} {bar} {_MESSAGES[i % 3]:<37}{bar}" for i in range(300)]
+    header = f"{bar} id {bar} queue   {bar} failed {bar} error{' ' * 33}{bar}"
+    return "\n".join([rule, header, rule, *rows, rule]) + "\n"
+
+
+@pytest.mark.parametrize("box", [True, False], ids=["box-drawn", "ascii"])
+def test_a_message_stored_in_a_drawn_tables_cell_is_a_value_not_a_report(box: bool) -> None:
+    assert not read_signal(_drawn_table("yes", box)).failing  # a query of failed jobs that succeeded
+
+
+@pytest.mark.parametrize("box", [True, False], ids=["box-drawn", "ascii"])
+def test_a_drawn_tables_status_cell_that_says_failed_is_its_verdict(box: bool) -> None:
+    table = _drawn_table("yes", box).splitlines()
+    table[150] = table[150].replace(" yes    ", " FAILED ")
+    assert read_signal("\n".join(table) + "\n").failing
 
 
 def test_pythons_help_is_documentation_to_its_end() -> None:

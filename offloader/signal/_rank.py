@@ -32,6 +32,7 @@ from ._patterns import (
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
 from ._reference import DESCRIPTION_REACH, describes_option, lists_levels
 from ._scan import Scan
+from ._tables import in_table_of_records, is_table_row
 from ._vcs import HUNK_REACH, MESSAGE_REACH, in_commit_message, in_diff_hunk, is_blame_line, lists_commits
 
 __all__ = ["Unit", "rank", "strip_ansi", "template", "weights"]
@@ -69,6 +70,9 @@ COUNTED_FAILURE = 2.5
 #: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
 #: word in prose, below a one-off line.
 PROSE_SCORE = 1.2
+#: The most a row of a drawn table whose cell holds a failure message scores: a stored value, shown as the
+#: rows around it are (the head and tail of the table, the rows after it), not as a signal.
+RECORD_SCORE = 0.1
 #: A runner's closing verdict is looked for in this many last lines.
 VERDICT_LINES = 30
 
@@ -194,6 +198,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or _in_commit(scan, start, end, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
+        elif is_table_row(text) and in_table_of_records(text, *neighbours(scan, start, end)):
+            unit.failure, unit.kind, unit.score = False, "word", min(unit.score, RECORD_SCORE)
         if unit.failure and unit.kind == "fail":
             zeroed = text.translate(_ZERO_DIGIT_CHARS)
             if seen[key] > 1 and zeroed not in said:  # the same report about something else

@@ -24,6 +24,9 @@ _CONTINUATION = bytes(range(0x80, 0xC0))
 HEAD_SHARE = 0.12
 SIGNAL_SHARE = 0.72
 TAIL_SHARE = 0.9
+#: How many characters of a long rule line (no letter or digit) the head and the tail show.
+RULE_CAP = 40
+_WORDLIKE = re.compile(r"[^\W_]")  # a letter or digit of any script
 #: A cut signal line shows its end in this share of its room (1/3): where a record's message follows its
 #: fields and a traceback's exception follows its frames.
 END_SHARE = 3
@@ -207,7 +210,7 @@ def _walk_head(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
         end = scan.data.find(b"\n", start, scan.size)
         end = scan.size if end < 0 else end
         if lineno not in pick.picked:
-            rendered = render_line(scan, lineno, start, end, cap=cap)
+            rendered = render_line(scan, lineno, start, end, cap=_cap_of(scan, start, end, cap))
             if not pick.take([(lineno, rendered)], limit):
                 if lineno == 1 and not pick.picked:
                     _take_cut(scan, pick, lineno, start, end, limit, tail=False)
@@ -220,7 +223,7 @@ def _walk_tail(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
     while lineno >= 1:
         start = scan.data.rfind(b"\n", 0, end) + 1
         if lineno not in pick.picked:
-            rendered = render_line(scan, lineno, start, end, cap=cap, tail=True)
+            rendered = render_line(scan, lineno, start, end, cap=_cap_of(scan, start, end, cap), tail=True)
             if not pick.take([(lineno, rendered)], limit):
                 if lineno == scan.lines:
                     _take_cut(scan, pick, lineno, start, end, limit, tail=True)
@@ -228,6 +231,16 @@ def _walk_tail(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
         if start == 0:
             return
         end, lineno = start - 1, lineno - 1
+
+
+def _cap_of(scan: Scan, start: int, end: int, cap: int) -> int:
+    """``cap``, or :data:`RULE_CAP` for a long line without a letter or digit (a drawn table's rule, a row
+    of ``=``): its start shows its shape, the rest is the same characters at many tokens."""
+    if end - start <= RULE_CAP * 2:
+        return cap
+    if _WORDLIKE.search(bytes(scan.data[start : min(end, start + cap * 4)]).decode("utf-8", "ignore")):
+        return cap
+    return min(cap, RULE_CAP)
 
 
 def _take_cut(scan: Scan, pick: _Picker, lineno: int, start: int, end: int, limit: float, *, tail: bool) -> None:
