@@ -218,6 +218,14 @@ def test_cut_of_multibyte_line_never_splits_a_character() -> None:
 # ------------------------------------------------------------ JSON
 
 
+def test_json_lines_are_previewed_as_lines_not_as_the_first_records_document() -> None:
+    records = [json.dumps({"level": 30, "job": f"job-{i}", "msg": "job priced"}) for i in range(6000)]
+    records[3000] = json.dumps({"level": 50, "job": "job-3000", "msg": "job failed"})
+    preview = make_preview("\n".join(records) + "\n", counter=COUNTER, preview_tokens=400)
+    assert preview.startswith(f"     1\t{records[0]}\n")
+    assert f"  3001\t{records[3000]}" in preview
+
+
 def test_compact_json_is_pretty_printed_with_its_shape() -> None:
     items = [{"id": i, "name": f"item {i}", "status": "active", "tags": ["a", "b"]} for i in range(3000)]
     text = json.dumps({"items": items, "next_page": "abc", "total": 3000})

@@ -36,7 +36,21 @@ def test_the_corpus_is_broad() -> None:
     assert all((CORPUS / "outputs" / f"{name}.txt.gz").exists() for name in LABELS)
 
 
-@pytest.mark.parametrize("name", sorted(LABELS))
+#: Outputs whose labelled lines the preview still leaves out, each with why (docs/concepts/previews.md,
+#: "Known gaps").
+KNOWN_MISSED_LINES = {
+    "prometheus_client_generate_latest_errors_zero_clean": "a metrics dump's rows of one family share a "
+    "template: the preview shows each family's HELP and TYPE and one row, not the zero rows of /api/errors and refunds",
+}
+
+
+def _outputs(clean: bool | None, known: dict[str, str]) -> list[Any]:
+    """The clean (or failed, or all) outputs' names, each known gap among them a strict ``xfail`` with its reason."""
+    names = sorted(n for n, label in LABELS.items() if clean is None or label["clean"] == clean)
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=known[n])) if n in known else n for n in names]
+
+
+@pytest.mark.parametrize("name", _outputs(None, KNOWN_MISSED_LINES))
 def test_decisive_lines_are_in_the_preview_within_budget(name: str) -> None:
     text = output(name).decode("utf-8", "surrogateescape")
     preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
@@ -46,7 +60,7 @@ def test_decisive_lines_are_in_the_preview_within_budget(name: str) -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("name", sorted(LABELS))
+@pytest.mark.parametrize("name", _outputs(None, KNOWN_MISSED_LINES))
 async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
     text = output(name).decode("utf-8", "surrogateescape")
     offloader = ContextOffloader(InMemoryStorage(), max_result_tokens=1100, preview_tokens=1000, counter=COUNTER)
@@ -60,12 +74,6 @@ async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
 #: Clean runs the engine still calls failing, each with why (docs/concepts/previews.md, "Known gaps").
 #: Strict: the test fails once the engine gets one right, so the entry must then go.
 KNOWN_FALSE_ALARMS: dict[str, str] = {}
-
-
-def _outputs(clean: bool, known: dict[str, str]) -> list[Any]:
-    """The clean (or failed) outputs' names, each known gap among them a strict ``xfail`` with its reason."""
-    names = sorted(n for n, label in LABELS.items() if label["clean"] == clean)
-    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=known[n])) if n in known else n for n in names]
 
 
 @pytest.mark.parametrize("name", _outputs(True, KNOWN_FALSE_ALARMS))

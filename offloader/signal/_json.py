@@ -99,8 +99,8 @@ def read_json(head: str, tail: str, size: int, complete: bool, *, pretty_chars: 
     except ValueError:
         return None  # not JSON
     else:
-        if complete and head[_ws(head, end) :].strip():
-            return None  # something after the value: NDJSON, a log line in brackets
+        if head[_ws(head, end) :].strip():
+            return None  # something after the value: JSON lines (NDJSON), a log line in brackets
     view.pretty = "".join(out)[:pretty_chars]
     if not view.complete and view.kind == "object":
         view.trailing = _trailing_members(tail)

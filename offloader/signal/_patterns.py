@@ -121,8 +121,10 @@ _FAULT_WORDS = (
 _LOCATION_PREFIX = r"^[^\s:]+:[0-9]+(:[0-9]+)?: "
 #: The same, for a line already read (the message starts after it).
 LOCATED = re.compile(_LOCATION_PREFIX + r"\S")
+#: A JSON member naming a failure, with a value on its line (a pattern of one line: the scanners see lines alike).
 _JSON_ERROR_FIELD = (
-    r'"(error|errors|failure|failures|exception|fatal|err)"\s*:\s*("[^"]|\[\s*[^\]\s]|\{\s*[^}\s]|true|[1-9])'
+    r'"(error|errors|failure|failures|exception|fatal|err)"[ \t]*:[ \t]*'
+    r'("[^"]|\[[ \t]*[^\]\s]|\{[ \t]*[^}\s]|true|[1-9])'
 )
 #: A count in front of an outcome: not the minutes of a time (``ls -l``'s ``09:00 failed``, a folder's name).
 _COUNT = rf"(^|[^\w:]){_NUM}"
