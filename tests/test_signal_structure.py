@@ -1252,6 +1252,17 @@ def test_a_name_with_a_failure_word_as_a_part_is_no_report() -> None:
         assert read_signal(_among_log_lines([report])).failing, report
 
 
+def test_a_versioned_symbol_named_after_a_failure_is_a_functions_name() -> None:
+    rows = [
+        f"{0x35E98 + 8 * i:012x}  {i:04x}00000007 R_X86_64_JUMP_SLO 0000000000000000 ledger_{i}@GLIBC_2.2.5 + 0"
+        for i in range(200)
+    ]
+    rows[100] = "000000035e98  008300000007 R_X86_64_JUMP_SLO 0000000000000000 error@GLIBC_2.2.5 + 0"
+    assert not read_signal("\n".join(rows) + "\n").failing
+    rows[100] = "ld: error: undefined symbol: ledger_settle@LEDGER_1.0"
+    assert read_signal("\n".join(rows) + "\n").failing
+
+
 def test_a_diagnostic_without_a_keyword_outranks_other_one_off_lines() -> None:
     diff = []
     areas = ["ledger", "audit", "billing", "orders", "refunds", "search", "tax", "cart"]

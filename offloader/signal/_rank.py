@@ -99,11 +99,13 @@ _NAME_HINT = re.compile(r"[/\\]|\.[a-z]")
 _SYSTEM_MESSAGE = re.compile(r"\((DEBUG|INFO|WARNING|ERROR|SEVERE)/([0-9])\)")
 #: A name joined by hyphens or underscores, in lower case, with a failure word as one of its parts
 #: (``audit-failed-jobs``, ``error_handler``, ``max_errors``, ``on-failure``): a package, file, job or
-#: setting, not a report. Codes in capitals (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words.
+#: setting, not a report. Codes in capitals (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words. A versioned
+#: symbol (``error@GLIBC_2.2.5`` in ``readelf -r``, ``err@@GLIBC_2.2.5``) is a function's name too.
 _FAILURE_WORD_PART = r"(?:errors?|fail(?:ed|ures?|ing|s)?)"
 _FAILURE_NAME = re.compile(
     rf"\b[a-z0-9]+(?:[-_][a-z0-9]+)*[-_]{_FAILURE_WORD_PART}\b(?:[-_][a-z0-9]+)*"
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
+    r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
 )
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
