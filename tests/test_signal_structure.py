@@ -1263,6 +1263,16 @@ def test_a_versioned_symbol_named_after_a_failure_is_a_functions_name() -> None:
     assert read_signal("\n".join(rows) + "\n").failing
 
 
+def test_a_debian_changelog_says_what_was_fixed() -> None:
+    entries = []
+    for i in range(40, 0, -1):
+        entries += [f"ledger (1.{i}-1) unstable; urgency=medium", "", f"  * New upstream release 1.{i}."]
+        entries += ["  * Fix FTBFS: error: 'balance' undeclared" if i == 20 else f"  * Refresh patch {i}.", ""]
+        entries += [f" -- Ledger Team <team@example.com>  Thu, {i:02d} Dec 2026 10:00:00 +0000", ""]
+    assert not read_signal("\n".join(entries)).failing
+    assert read_signal("\n".join(entries[1:])).failing  # the same lines, not under an entry's header
+
+
 def test_a_diagnostic_without_a_keyword_outranks_other_one_off_lines() -> None:
     diff = []
     areas = ["ledger", "audit", "billing", "orders", "refunds", "search", "tax", "cart"]

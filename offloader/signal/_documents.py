@@ -36,6 +36,9 @@ A Markdown or reStructuredText file starts as its markup does:
   substitution (``|Logo|``), over a blank line or more of its kind;
 - a bold title over a blank line (``**To list all jobs**``).
 
+A Debian changelog (``debian/changelog``, ``zcat /usr/share/doc/*/changelog.Debian.gz``) starts with
+an entry's header: ``package (version) distribution; urgency=...``; its bullets say what was fixed.
+
 A JSON document can carry such a file in a string: a package index's ``"description"`` holds
 the project's README (``"# filesystem_spec\\n\\n[![PyPI version]..."``), an issue tracker's
 ``"body"`` the issue's Markdown. A failure word inside a string value that starts as a Markdown
@@ -71,6 +74,7 @@ _MARKUP_LINE = re.compile(
 )
 #: A bold title: ``**To list all key phrases detection jobs**``.
 _BOLD_TITLE = re.compile(rb"\*\*[^*\s][^*]*\*\*[ \t]*\r?")
+_DEBIAN_CHANGELOG = re.compile(rb"[a-z0-9][a-z0-9.+-]+ \([^()\s]+\) [a-z0-9][\w./ -]*; urgency=[a-z]+.*")
 #: Inline markup: ````literal````, ``:mod:`crcmod```, ```link`_``, ``[text](url)``, ``**bold**``, a directive, a
 #: substitution (``|PyPI|``).
 _INLINE_MARKUP = re.compile(
@@ -128,11 +132,14 @@ def manual_span(data: Any, size: int) -> tuple[int, int] | None:
 
 
 def starts_like_markup(data: bytes) -> bool:
-    """Whether ``data`` (an output's first bytes) starts as a Markdown or RST file does (see the module's docstring)."""
+    """Whether ``data`` (an output's first bytes) starts as a Markdown or RST file or a Debian changelog does
+    (see the module's docstring)."""
     lines = data[:MARKDOWN_REACH].lstrip(b" \t\r\n").split(b"\n")
     if len(lines) < 2:
         return False
     first, second = lines[0], lines[1]
+    if _DEBIAN_CHANGELOG.fullmatch(first.rstrip(b"\r")):
+        return True
     if _HEADING.fullmatch(first):
         return _UNDER_HEADING.match(second) is not None
     if _BOLD_TITLE.fullmatch(first):
