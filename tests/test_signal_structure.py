@@ -1263,6 +1263,17 @@ def test_a_versioned_symbol_named_after_a_failure_is_a_functions_name() -> None:
     assert read_signal("\n".join(rows) + "\n").failing
 
 
+def test_an_html_page_is_a_document_but_an_xml_test_report_is_not() -> None:
+    body = [f"<p>Step {i}: settle the ledger.</p>" for i in range(200)]
+    body[100] = "<pre>Error: Cannot find module 'ledger-core'</pre>"
+    for start in ("<!DOCTYPE html>", '<?xml version="1.0" encoding="utf-8"?>\n<html lang="en">', "<html>"):
+        assert not read_signal("\n".join([start, "<body>", *body, "</body></html>"])).failing, start
+    report = ['<?xml version="1.0"?>', '<testsuite name="ledger" tests="200" failures="1">']
+    cases = [f'<testcase name="test_{i}"/>' for i in range(200)]
+    cases[100] = '<testcase name="test_settle"><failure message="AssertionError: 3 != 4"/></testcase>'
+    assert read_signal("\n".join([*report, *cases, "</testsuite>"])).failing
+
+
 def test_a_debian_changelog_says_what_was_fixed() -> None:
     entries = []
     for i in range(40, 0, -1):

@@ -36,6 +36,9 @@ A Markdown or reStructuredText file starts as its markup does:
   substitution (``|Logo|``), over a blank line or more of its kind;
 - a bold title over a blank line (``**To list all jobs**``).
 
+An HTML page starts with its doctype or ``<html>`` (after an XML declaration, if any): a fetched
+documentation page, a saved report. An XML document of other kinds (a JUnit report) is not one.
+
 A Debian changelog (``debian/changelog``, ``zcat /usr/share/doc/*/changelog.Debian.gz``) starts with
 an entry's header: ``package (version) distribution; urgency=...``; its bullets say what was fixed.
 
@@ -74,6 +77,7 @@ _MARKUP_LINE = re.compile(
 )
 #: A bold title: ``**To list all key phrases detection jobs**``.
 _BOLD_TITLE = re.compile(rb"\*\*[^*\s][^*]*\*\*[ \t]*\r?")
+_HTML_START = re.compile(rb"(?i)[ \t\r\n]*(?:<\?xml[^>]*\?>[ \t\r\n]*)?(?:<!doctype[ \t]+html\b|<html\b)")
 _DEBIAN_CHANGELOG = re.compile(rb"[a-z0-9][a-z0-9.+-]+ \([^()\s]+\) [a-z0-9][\w./ -]*; urgency=[a-z]+.*")
 #: Inline markup: ````literal````, ``:mod:`crcmod```, ```link`_``, ``[text](url)``, ``**bold**``, a directive, a
 #: substitution (``|PyPI|``).
@@ -132,8 +136,10 @@ def manual_span(data: Any, size: int) -> tuple[int, int] | None:
 
 
 def starts_like_markup(data: bytes) -> bool:
-    """Whether ``data`` (an output's first bytes) starts as a Markdown or RST file or a Debian changelog does
-    (see the module's docstring)."""
+    """Whether ``data`` (an output's first bytes) starts as a Markdown or RST file, an HTML page or a Debian
+    changelog does (see the module's docstring)."""
+    if _HTML_START.match(data, 0, MARKDOWN_REACH):
+        return True
     lines = data[:MARKDOWN_REACH].lstrip(b" \t\r\n").split(b"\n")
     if len(lines) < 2:
         return False
