@@ -1100,6 +1100,15 @@ def test_a_grep_match_of_one_file_is_read_after_its_line_number() -> None:
     assert read_signal(_among_log_lines(["1: error: the ledger test failed"])).failing  # ctest -V's prefix
 
 
+def test_a_comment_in_grep_n_of_one_file_is_the_files_text() -> None:
+    matches = [f"{10 * i}:    total_{i} = settle(ledger, {i})" for i in range(60)]
+    matches[30] = "300:        # messages (if debug >= 0). If > 0, errors are raised"
+    assert not read_signal("\n".join(matches) + "\n").failing
+    steps = [f"1: settle step {i} ok" for i in range(60)]  # ctest -V: one test's number on each line
+    steps[30] = "1: # error: the ledger test failed"
+    assert read_signal("\n".join(steps) + "\n").failing
+
+
 def test_a_grep_match_on_a_minified_line_is_read_from_the_lines_start() -> None:
     long_line = "".join(f"batch {i} settled; " for i in range(800)) + "error: settle failed; " + "done; " * 300
     assert not read_signal(_among_log_lines([f"dist/ledger.min.js:1:{long_line}"])).failing

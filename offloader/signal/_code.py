@@ -32,7 +32,8 @@ after the number (or its indentation, two spaces or more), where a compiler or a
 space and its message (``index.rst:12: WARNING: ...``, ``x.tex:12: Undefined control sequence.``,
 ``ledger.c:214: error: ...``), a column (``README.md:12:81 MD013/line-length ...``) or, for Ruby,
 where it failed (``app.rb:3:in 'divide': ...``). A long match (a minified bundle's one line) is read
-from its start, where the file and number are. ``grep -n`` of one file puts only the number in front.
+from its start, where the file and number are. ``grep -n`` of one file puts only the number in front;
+when every line starts with one and the numbers go up, a comment after it is the file's too.
 
 A whole source file is code, docstrings and comments included (``Raises:`` sections, a table of
 ``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
@@ -49,7 +50,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_code", "is_template", "starts_like_source"]
+__all__ = ["greps_one_file", "is_code", "is_template", "starts_like_source"]
 
 #: An import statement's start, in Python, Java, Go and JavaScript: ``from x import``, ``import a.b as c``.
 _FROM_IMPORT = r"from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
@@ -90,6 +91,7 @@ _CALLEE = re.compile(r"[ \t]*(?:await[ \t]+)?(?:[A-Za-z_]\w*\.)*[a-z_]\w*\(")
 _GREP_PREFIX = re.compile(r"[^\s:]+(?::[0-9]+:|-[0-9]+-)")
 #: What ``grep -n`` writes before a line of the one file it searched: the line number (``-`` on a context line).
 _LINE_PREFIX = re.compile(r"[0-9]+[:-]")
+_LINE_NUMBER_PREFIX = re.compile(rb"([0-9]{1,9})[:-]")
 #: A printf conversion: ``%s``, ``%d``, ``%-8s``, ``%.*s``, ``%lu``, ``%zu``, ``%m``; not ``%%``, ``100%s`` or a
 #: URL's ``%20data``.
 _CONVERSION = re.compile(
@@ -113,9 +115,12 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 _QUOTES = "\"'`"
 
 
-def is_code(line: str) -> bool:
+def is_code(line: str, numbered: bool = False) -> bool:
     """Whether ``line`` is a statement of source code (see the module's docstring), after the file
-    and line number ``grep -n`` puts in front of it (``asyncio/locks.py:518:    raise ...``)."""
+    and line number ``grep -n`` puts in front of it (``asyncio/locks.py:518:    raise ...``).
+
+    ``numbered``: the output is ``grep -n`` of one file (:func:`greps_one_file`), so a comment after
+    the bare line number is the file's too."""
     where = _GREP_PREFIX.match(line)
     if where is not None and _FILE_TEXT_MATCH.match(line):
         return True  # a document's, a source file's or a configuration's line
@@ -124,9 +129,27 @@ def is_code(line: str) -> bool:
         comment = line.lstrip()
         if comment.startswith(_COMMENT_STARTS) or comment == "*":  # a TAP ``# fail 1`` has no prefix
             return True
-    elif (number := _LINE_PREFIX.match(line)) is not None and _is_statement(line[number.end() :]):
-        return True  # ``grep -n`` of one file (a comment after a bare number may be a test's output: ctest -V)
+    elif (number := _LINE_PREFIX.match(line)) is not None:
+        rest = line[number.end() :]
+        if _is_statement(rest) or (numbered and rest.lstrip().startswith(_COMMENT_STARTS)):
+            return True  # ``grep -n`` of one file (a comment after a bare number may be a test's output: ctest -V)
     return _is_statement(line)
+
+
+def greps_one_file(data: bytes) -> bool:
+    """Whether ``data`` (an output's first bytes) is ``grep -n`` of one file: every line starts with a line
+    number (``:`` after a match, ``-`` after a context line, ``--`` between groups), and the numbers go up
+    (ctest -V's ``1: ...`` prefix repeats one test's number)."""
+    lines = data[:SOURCE_REACH].split(b"\n")[:-1]
+    last, numbers = -1, 0
+    for line in lines:
+        if line == b"--":
+            continue
+        number = _LINE_NUMBER_PREFIX.match(line)
+        if number is None or int(number.group(1)) <= last:
+            return False
+        last, numbers = int(number.group(1)), numbers + 1
+    return numbers >= 5
 
 
 def _is_statement(line: str) -> bool:

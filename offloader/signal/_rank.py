@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from ._code import SOURCE_REACH, is_code, is_template, starts_like_source
+from ._code import SOURCE_REACH, greps_one_file, is_code, is_template, starts_like_source
 from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
 from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
@@ -165,7 +165,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
     # a file's text or a help document, not a run's report
-    source = starts_like_source(head)
+    source, numbered = starts_like_source(head), greps_one_file(head)
     written = source or starts_like_markup(head) or starts_like_pydoc(head)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
@@ -190,7 +190,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if unit.failure and (
             (written and not (source and _said_by_the_run(text)))
             or (manual is not None and manual[0] <= start < manual[1])
-            or is_code(text)
+            or is_code(text, numbered)
             or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
             or is_template(text)
             or in_embedded_document(scan.data, focus)
