@@ -1156,6 +1156,14 @@ def test_a_drawn_tables_status_cell_that_says_failed_is_its_verdict(box: bool) -
     assert read_signal("\n".join(table) + "\n").failing
 
 
+def test_the_one_invalid_row_of_a_drawn_table_is_shown() -> None:
+    rows = [f"│ ledger_{i:02d} │ table │ data/ledger_{i:02d}.csv │ VALID   │" for i in range(300)]
+    rows[170] = rows[170].replace("VALID  ", "INVALID")
+    rule = "├───────────┼───────┼────────────────────┼─────────┤"
+    preview = make_preview("\n".join([rule, *rows, rule]) + "\n", counter=COUNTER, preview_tokens=400)
+    assert rows[170] in preview
+
+
 def test_pythons_help_is_documentation_to_its_end() -> None:
     body = [f"    entry_{i}(self) -> int" for i in range(100)]
     body[50] = " |      Indicates that the settlement should be aborted."
