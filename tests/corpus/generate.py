@@ -61,6 +61,9 @@ pino, pino-pretty, winston and bunyan from the npm registry (with Node.js and np
 python-json-logger and prometheus-client from PyPI, for unseen-28.
 git, sqlite3, make, gcc and Node.js (Debian ``git``, ``sqlite3``, ``make``, ``gcc``, ``nodejs``), with pytest in
 the venv, for unseen-29.
+dbt-core with dbt-duckdb, luigi, doit, snakemake and frictionless from PyPI, for unseen-30.
+semgrep, checkov, pip-licenses and liccheck from PyPI, with eslint, eslint-plugin-security and license-checker
+from the npm registry (with Node.js and npm), for unseen-31.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -94,6 +97,8 @@ import cases_unseen_sixth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
+import cases_unseen_thirtieth  # noqa: F401
+import cases_unseen_thirtyfirst  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
 import cases_unseen_twentyeighth  # noqa: F401
