@@ -150,6 +150,7 @@ _REFERENCE_PATH = r"[^\s'\"():,\[\]]*[/\\][^\s'\"():,\[\]]*"
 _REFERENCE_MASK = (
     rf"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|{_REFERENCE_PATH}"
     r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|[\w-]*[0-9][\w-]*"
+    r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b"
 )
 _REFERENCE_NAMES = (
     rf"{_REFERENCE_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
@@ -1289,6 +1290,34 @@ def test_an_html_page_is_a_document_but_an_xml_test_report_is_not() -> None:
     cases = [f'<testcase name="test_{i}"/>' for i in range(200)]
     cases[100] = '<testcase name="test_settle"><failure message="AssertionError: 3 != 4"/></testcase>'
     assert read_signal("\n".join([*report, *cases, "</testsuite>"])).failing
+
+
+def test_a_failures_heading_over_its_details_is_failure_evidence_and_brings_them() -> None:
+    lines = [f"localrule extract_{i}:\n    output: out/raw/ledger_{i}.csv\n    jobid: {i}" for i in range(100)]
+    lines[50] = "Error in rule aggregate:\n    jobid: 47\n    output: out/agg/ledger.csv"
+    text = "\n".join(lines) + "\n"
+    assert read_signal(text).failing
+    preview = make_preview(text, counter=COUNTER, preview_tokens=300)
+    assert "Error in rule aggregate:" in preview and "output: out/agg/ledger.csv" in preview
+    assert not read_signal(text.replace("Error in rule aggregate:", "Settled in rule aggregate:")).failing
+
+
+def test_a_one_off_status_among_lines_that_differ_only_in_a_snake_case_name_is_news() -> None:
+    words = ["billing", "orders", "cart", "tax", "refunds", "ledger", "auth", "session", "invoice", "audit"]
+    names = [f"{a}_{b}" for a in words for b in words]
+    lines = []
+    for k, name in enumerate(names, 1):
+        lines += [f"{k} of 100 START sql view model main.fct_{name} ...... [RUN]"]
+        lines += [f"{k} of 100 OK created sql view model main.fct_{name} ...... [OK in 0.10s]"]
+    lines[101] = "51 of 100 SKIP relation main.fct_ledger_tax ...... [SKIP]"
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=500)
+    assert "SKIP relation main.fct_ledger_tax" in preview
+
+
+def test_failure_lines_that_differ_in_a_snake_case_name_are_reports_each() -> None:
+    words = ["billing", "orders", "cart", "tax", "refunds", "ledger", "auth"]
+    failed = [f"ERROR: job settle_{word}_export failed" for word in words]
+    assert read_signal(_among_log_lines(failed)).failing
 
 
 def test_a_debian_changelog_says_what_was_fixed() -> None:

@@ -179,6 +179,13 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"^[EF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", "fail", 3.0, caseless=False),
     Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
     Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
+    # a failure's heading over its details (``Error in rule aggregate:``, ``Failure while settling ledger:``)
+    Prior(
+        r"^(Error|ERROR|Fatal|FATAL|Failure|FAILURE) (in|while|during|at|on|for|executing|running) [^:\n]*:[ \t]*$",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
     Prior(_RAISED, "fail", 3.0, caseless=False),
     Prior(_RUBY_RAISED, "fail", 3.0, caseless=False),
     Prior(

@@ -85,10 +85,14 @@ _PATH = (
     r"(?:(?<![^\s'\"():,\[\]`‘’])|(?<=[:-][0-9a-fA-F]{2})|(?<=[0-9a-fA-F]{2}[:-]))"
     r"[^\s'\"():,\[\]/\\]*+[/\\][^\s'\"():,\[\]]*"
 )
-_MASK = re.compile(
+_MASK_SOURCE = (
     rf"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|{_PATH}"
     r"|\b[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){3,}[:-]?|[\w-]*[0-9][\w-]*"
 )
+#: The template of a line without priors also masks names joined by underscores (see :func:`template`);
+#: a failure line keeps them (six tests failing by name are six reports, not one said six times).
+_MASK = re.compile(_MASK_SOURCE + r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_MASK_KEEPING_NAMES = re.compile(_MASK_SOURCE)
 _NAMES = re.compile(
     rf"{_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
@@ -116,8 +120,9 @@ _PRIOR_DIGITS = bytes.maketrans(b"2346789", b"1111111")
 
 
 def template(line: str) -> str:
-    """The line with quoted strings, paths, byte runs (``5b:6c:05:...``) and every token that holds a
-    digit (``1207``, ``0x7f3a``, ``web-7d9f8c6b5-x2kq9``, ``12ms``) masked (its first 160 characters)."""
+    """The line with quoted strings, paths, byte runs (``5b:6c:05:...``), every token that holds a
+    digit (``1207``, ``0x7f3a``, ``web-7d9f8c6b5-x2kq9``, ``12ms``) and every name joined by underscores
+    (``fct_audit``: a model, table or test, one of hundreds alike) masked (its first 160 characters)."""
     return _MASK.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
 
 
@@ -233,6 +238,7 @@ def _keys(
     and lines that differ only in digits share a template (``templates``, see :func:`_template_of`).
     """
     weight_memo: dict[bytes, tuple[float, float, float, float]] = {}
+    named: dict[str, str] = {}  # templates of lines with priors, names kept
     cleaned_memo: dict[str, tuple[float, float, float, float]] = {}
     row_weights: list[tuple[float, float, float, float]] = []
     keys: list[tuple[str, tuple[float, ...]]] = []
@@ -243,7 +249,14 @@ def _keys(
         if weight is None:
             weight = weight_memo[shape] = weights(text, cleaned_memo)
         row_weights.append(weight)
-        keys.append((_template_of(raw.translate(_ZERO_DIGITS).decode("utf-8", "surrogatepass"), templates), weight))
+        zeroed = raw.translate(_ZERO_DIGITS).decode("utf-8", "surrogatepass")
+        if any(weight):  # a line with priors: its names tell its reports apart
+            masked = named.get(zeroed)
+            if masked is None:
+                masked = named[zeroed] = _MASK_KEEPING_NAMES.sub("#", zeroed.strip()[:TEMPLATE_CHARS])[:160]
+            keys.append((masked, weight))
+        else:
+            keys.append((_template_of(zeroed, templates), weight))
     return row_weights, keys
 
 
