@@ -1320,6 +1320,16 @@ def test_failure_lines_that_differ_in_a_snake_case_name_are_reports_each() -> No
     assert read_signal(_among_log_lines(failed)).failing
 
 
+def test_findings_separated_by_blank_lines_bring_the_file_they_are_grouped_under() -> None:
+    lines: list[str] = []
+    for i in range(80):
+        lines += [f"    src/shop/module_{i}.py", "     ❱ print-in-service", "          print() left in code", "   "]
+        lines += [f"           11┆ print('fetching', item_{i})", "   "]
+    lines[6 * 40 + 3 : 6 * 40 + 3] = ["   ❯❯❱ shell-true", "          ERROR: subprocess called with shell=True", "   "]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "ERROR: subprocess called with shell=True" in preview and "src/shop/module_40.py" in preview
+
+
 def test_a_debian_changelog_says_what_was_fixed() -> None:
     entries = []
     for i in range(40, 0, -1):

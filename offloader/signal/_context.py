@@ -46,6 +46,8 @@ NESTED_REACH = 16
 #: How far above an indented line the line its block hangs from (its heading: a file name over
 #: a linter's indented findings) is looked for.
 HEADING_REACH = 40
+#: A line that is only a file's path (semgrep's ``    src/shop/ledger/export.py`` over its findings).
+_FILE_ALONE = re.compile(r"^[ \t]*(?:[\w.-]*/)*[\w.-]+\.[A-Za-z][\w]{0,7}[ \t]*$")
 #: A line that only says where: a file and line (and column), a colon after them or not.
 _WHERE_SOURCE = r"^\s*[^\s:]+:\d+(:\d+)?:?\s*$"
 #: How far above a report that names no file the line that names one is looked for, over a
@@ -159,10 +161,13 @@ def _add_heading(scan: Scan, unit: Unit) -> None:
     """The unindented line an indented line's block hangs from (a file name over its findings),
     when the lines between are all indented and none is blank; else, where a blank line comes
     first, the nearest line above that is indented less (htmlhint's indented path over its
-    findings)."""
+    findings), or else, past blank lines, the nearest line that is only a file's path (semgrep's
+    findings, separated by blank lines, under their file)."""
     indent = indent_of(text_of(scan, (unit.start, unit.end)))
     nearer: tuple[int, int, int] | None = None
-    for back, bounds, prev in lines_before(scan, unit.start, HEADING_REACH):
+    file: tuple[int, int, int] | None = None  # the nearest line above that is only a file's path
+    above = lines_before(scan, unit.start, HEADING_REACH)
+    for back, bounds, prev in above:
         if not prev.strip():
             break
         if indent_of(prev) == 0:
@@ -170,8 +175,12 @@ def _add_heading(scan: Scan, unit: Unit) -> None:
             return
         if nearer is None and indent_of(prev) < indent:
             nearer = (unit.lineno - back, *bounds)
-    if nearer is not None:
-        unit.context.append(nearer)
+        if file is None and _FILE_ALONE.match(prev):
+            file = (unit.lineno - back, *bounds)
+    if file is None and nearer is None:
+        # past blank lines: the file the findings are grouped under
+        file = next(((unit.lineno - back, *bounds) for back, bounds, prev in above if _FILE_ALONE.match(prev)), None)
+    unit.context.extend(row for row in (file, nearer) if row is not None)
 
 
 def _add_diff_file(scan: Scan, unit: Unit) -> None:
