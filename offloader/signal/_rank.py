@@ -123,7 +123,12 @@ def template(line: str) -> str:
     """The line with quoted strings, paths, byte runs (``5b:6c:05:...``), every token that holds a
     digit (``1207``, ``0x7f3a``, ``web-7d9f8c6b5-x2kq9``, ``12ms``) and every name joined by underscores
     (``fct_audit``: a model, table or test, one of hundreds alike) masked (its first 160 characters)."""
-    return _MASK.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
+    return _masked(_MASK, line)
+
+
+def _masked(mask: re.Pattern[str], line: str) -> str:
+    """``line`` (its first :data:`TEMPLATE_CHARS`, stripped) with each match of ``mask`` as ``#`` (160 at most)."""
+    return mask.sub("#", line.strip()[:TEMPLATE_CHARS])[:160]
 
 
 @dataclass(slots=True)
@@ -253,7 +258,7 @@ def _keys(
         if any(weight):  # a line with priors: its names tell its reports apart
             masked = named.get(zeroed)
             if masked is None:
-                masked = named[zeroed] = _MASK_KEEPING_NAMES.sub("#", zeroed.strip()[:TEMPLATE_CHARS])[:160]
+                masked = named[zeroed] = _masked(_MASK_KEEPING_NAMES, zeroed)
             keys.append((masked, weight))
         else:
             keys.append((_template_of(zeroed, templates), weight))

@@ -82,12 +82,11 @@ def render_line(
         return f"{lineno:>6}\t{_clean(piece)}{note}"
     piece, first, last = _window(scan, start, end, cap, focus)
     if focus is not None and last < end:  # a signal's line ends with what it came to (an exception, a message)
-        piece, first, last = _window(scan, start, end, cap - cap // END_SHARE, focus)
-        ending, after = _ending(scan, max(last, start), end, cap // END_SHARE)
-        if after > last:
-            span = f"bytes {first - start + 1:,}-{last - start:,} and {after - start + 1:,}-{length:,}"
-            return f"{lineno:>6}\t{_clean(piece)} ... {_clean(ending)} ... [line {lineno:,} cut: {span} of {length:,}]"
-        piece, first, last = _window(scan, start, end, cap, focus)
+        near, first_near, last_near = _window(scan, start, end, cap - cap // END_SHARE, focus)
+        ending, after = _ending(scan, max(last_near, start), end, cap // END_SHARE)
+        if after > last_near:
+            span = f"bytes {first_near - start + 1:,}-{last_near - start:,} and {after - start + 1:,}-{length:,}"
+            return f"{lineno:>6}\t{_clean(near)} ... {_clean(ending)} ... [line {lineno:,} cut: {span} of {length:,}]"
     note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{last - start:,} of {length:,}]"
     return f"{lineno:>6}\t{_clean(piece)}{note}"
 
