@@ -64,6 +64,13 @@ the venv, for unseen-29.
 dbt-core with dbt-duckdb, luigi, doit, snakemake and frictionless from PyPI, for unseen-30.
 semgrep, checkov, pip-licenses and liccheck from PyPI, with eslint, eslint-plugin-security and license-checker
 from the npm registry (with Node.js and npm), for unseen-31.
+hyperfine, perf, valgrind with ms_print and callgrind_annotate, gprof, strace, GNU time, gcc and Go (Debian
+``hyperfine``, ``linux-perf``, ``valgrind``, ``binutils``, ``strace``, ``time``, ``gcc``, ``golang-go``), with
+pytest-benchmark from PyPI, for unseen-32.
+Root with mounts and namespaces, ps, pgrep, lsof, ss, netstat, ip, findmnt, file and curl (Debian ``procps``,
+``lsof``, ``iproute2``, ``net-tools``, ``util-linux``, ``file``, ``curl``), for unseen-33.
+express, debug, commander, semver, chalk and typescript from the npm registry (with Node.js and npm), with
+urllib3, click, pydantic and SQLAlchemy from PyPI, and git, curl, make and gcc, for unseen-34.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -99,6 +106,9 @@ import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_thirtieth  # noqa: F401
 import cases_unseen_thirtyfirst  # noqa: F401
+import cases_unseen_thirtyfourth  # noqa: F401
+import cases_unseen_thirtysecond  # noqa: F401
+import cases_unseen_thirtythird  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
 import cases_unseen_twentyeighth  # noqa: F401
