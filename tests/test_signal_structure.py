@@ -1436,3 +1436,39 @@ def test_a_failed_unit_brings_what_it_printed_since_the_line_that_began_it() -> 
     lines += ["[==========] 400 tests ran.", "[  PASSED  ] 399 tests.", "[  FAILED  ] 1 test, listed below:"]
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
     assert "(number) 1890" in preview and "(number) 2105" in preview
+
+
+def _process_listing(extra: list[str]) -> str:
+    rows = ["  PID  PPID USER     STAT COMMAND"]
+    rows += [f" {2100 + i}  2000 root     S    python3 /srv/shop/bin/worker-{i} --queue q{i}" for i in range(120)]
+    rows[60:60] = extra
+    return "\n".join(rows) + "\n"
+
+
+def test_a_level_given_as_an_options_value_is_configuration_not_a_report() -> None:
+    mailer = " 2183  2000 root     S    python3 /srv/shop/bin/exceptions-mailer --min-level ERROR"
+    assert not read_signal(_process_listing([mailer, " 2184  2000 root     S    app --log-level=error"])).failing
+    assert read_signal(_among_log_lines(["ERROR --min-level ignored: settling stopped"])).failing
+
+
+def test_a_dead_process_its_parent_never_reaped_is_failure_evidence() -> None:
+    assert read_signal(_process_listing([" 2301  2183 root     Z    [pg_dump] <defunct>"])).failing
+
+
+def test_a_labels_error_code_is_part_of_the_label() -> None:
+    for line in (
+        "/src/Ledger.cs(12,5): error CS1002: ; expected [/src/Ledger.csproj]",
+        "src/ledger.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+        "ledger.cpp(40): fatal error C1083: Cannot open include file: 'ledger.h'",
+    ):
+        assert read_signal(_among_log_lines([line])).failing, line
+
+
+def test_lines_that_start_with_the_same_label_are_no_wrapped_paragraph() -> None:
+    report = [
+        "npm error code ENOENT",
+        "npm error path /srv/shop/package.json",
+        "npm error enoent Could not read package.json: Error: ENOENT: no such file or directory, open 'x'",
+        "npm error enoent This is related to npm not being able to find a file.",
+    ]
+    assert read_signal(_among_log_lines(report)).failing

@@ -171,8 +171,14 @@ NOT_A_PROGRAM = re.compile(
 
 PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
-    # a label, not the last part of a dotted name (``Methods inherited from builtins.Exception:``)
-    Prior(r"(^|[^.\w])(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b( \[[^\]]*\])?:", "fail", 3.0),
+    # a label, not the last part of a dotted name (``Methods inherited from builtins.Exception:``), maybe with
+    # its code (``error CS1002:`` of C# and MSBuild, ``error TS2322:``, MSVC's ``fatal error C1083:``)
+    Prior(
+        r"(^|[^.\w])(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
+        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5})?:",
+        "fail",
+        3.0,
+    ),
     # a level in brackets, after a time or not ("[error]", "[05:17:44 ERR]")
     Prior(r"\[([0-9][0-9:.T -]* )?(error|err|fatal|ftl|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
     # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
@@ -193,9 +199,10 @@ PRIORS: tuple[Prior, ...] = (
     ),
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
-    # crashes, and the reports of the sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
+    # crashes, a dead process its parent never reaped (ps's ``[pg_dump] <defunct>``), and the reports of the
+    # sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
     Prior(
-        r"segmentation fault|core dumped|\bkilled\b|out of memory|bus error|\baborted\b"
+        r"segmentation fault|core dumped|\bkilled\b|out of memory|bus error|\baborted\b|<defunct>"
         r"|\b(address|thread|memory|leak|undefinedbehavior)sanitizer:",
         "fail",
         3.0,
@@ -260,8 +267,9 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_LOCATION_PREFIX, "frame", 0.5),
 )
 
-#: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``) and the
-#: accounting of errors (``error budget``, ``error rate``): removed from a line before classifying it.
+#: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``), the
+#: accounting of errors (``error budget``, ``error rate``) and a level given as an option's value
+#: (``--min-level ERROR``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total| [a-z]+)?"
@@ -270,6 +278,8 @@ HEALTHY = re.compile(
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
+    # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
+    r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
 )
 #: Every match of HEALTHY holds one of these (casefolded): a line without any is left as it is, unread.
 HEALTHY_WORDS = (
@@ -286,7 +296,7 @@ HEALTHY_WORDS = (
 )
 
 
-#: ... and a zero before a word boundary, ``no ``, ``without `` or a lower-case ``error ``/``failure ``.
+#: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure `` or ``--``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -305,6 +315,7 @@ def without_healthy(text: str) -> str:
         and "without " not in folded
         and "error " not in text
         and "failure " not in text
+        and "--" not in text
     ):
         return text
     return HEALTHY.sub(" ", text)

@@ -4,7 +4,8 @@ A manual page, a ``--help`` text or a rendered document says "returns a non-zero
 or "the merge is aborted" in the middle of sentences that wrap over several lines of the same
 indentation. A tool reports a failure differently: under a label (``error:``, ``ERROR``,
 ``npm ERR!``, ``ValueError:``), at a location (``file:12:``), or on a terse line of its own
-among lines that are not sentences. A line is in running prose when a sentence goes on across
+among lines that are not sentences, or with the same label starting each line (``npm error enoent
+...`` over ``npm error enoent ...``). A line is in running prose when a sentence goes on across
 its line break, at one indentation: from a long line above that does not end a sentence into
 this one, which starts in lower case; or from this long line into one below that starts in
 lower case. A paragraph in capitals (a licence's disclaimer) is read as the same words in
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["SET_APART_REACH", "in_running_prose", "in_set_apart_block"]
+__all__ = ["SET_APART_REACH", "in_running_prose", "in_set_apart_block", "is_sentence"]
 
 #: A plain word, as prose writes them: letters (an initial capital at most), inner ``'`` or ``-``,
 #: an opening parenthesis, closing punctuation. Not a label (``ERROR``, ``ERR!``), a number, a path,
@@ -75,6 +76,11 @@ def _sentence(line: str) -> bool:
     return sum(map(_plain, tokens)) >= WORD_SHARE * len(tokens)
 
 
+def is_sentence(line: str) -> bool:
+    """Whether ``line`` is a sentence of plain words that no label starts (see :func:`_sentence`)."""
+    return _sentence(line)
+
+
 def _starts_lower(line: str) -> bool:
     """Whether ``line``'s first word starts in lower case (it goes on from the line above)."""
     return line.lstrip().lstrip(_OPENING)[:1].islower()
@@ -118,15 +124,29 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
     if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
         return False
     indent = _indent(line)
-    goes_on_from_above = _starts_lower(line) and _sentence(before) and _indent(before) == indent and _continued(before)
+    goes_on_from_above = (
+        _starts_lower(line)
+        and _sentence(before)
+        and _indent(before) == indent
+        and _continued(before)
+        and not _same_label(line, before)
+    )
     goes_on_below = (
         _sentence(line)
         and _continued(line)
         and _indent(after) == indent
         and _starts_lower(after)
         and (_sentence(after) or _sentence_end(after))
+        and not _same_label(line, after)
     )
     return goes_on_from_above or goes_on_below
+
+
+def _same_label(line: str, other: str) -> bool:
+    """Whether ``line`` and ``other`` start with the same two words: a tool's label on each line of its
+    report (``npm error enoent ...`` over ``npm error enoent ...``), not a sentence going on."""
+    first, second = line.split()[:2], other.split()[:2]
+    return len(first) == 2 and first == second
 
 
 def _heading(line: str) -> bool:
