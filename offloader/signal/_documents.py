@@ -50,11 +50,24 @@ or RST file does is that file's text.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from typing import Any
 
-__all__ = ["MARKDOWN_REACH", "in_embedded_document", "manual_span", "starts_like_markup", "starts_like_pydoc"]
+from ._prose import is_sentence
+
+__all__ = [
+    "BLANK",
+    "MARKDOWN_REACH",
+    "TITLE_RULE",
+    "after_markdown",
+    "code_fences",
+    "in_embedded_document",
+    "manual_span",
+    "starts_like_markup",
+    "starts_like_pydoc",
+]
 
 #: A Markdown heading: ``# Node.js 20 ChangeLog``, ``## Release notes ##``.
 _HEADING = re.compile(rb"#{1,6}[ \t]+[^\s#].*")
@@ -65,8 +78,8 @@ _UNDER_HEADING = re.compile(rb"[ \t]*\r?$|<!--")
 #: A title's text: it starts with a letter, a digit, a quotation or emphasis, and holds a word of two letters.
 _TITLE_TEXT = re.compile(rb"(?=[^\r\n]*[A-Za-z]{2})[A-Za-z0-9`*\"'(:|\[][^\r\n]*?\r?")
 #: A title's over- or underline: one punctuation character repeated, nothing else.
-_TITLE_RULE = re.compile(rb"([=\-~*^#+`'\"_.:])\1{2,}[ \t]*\r?")
-_BLANK = re.compile(rb"[ \t]*\r?")
+TITLE_RULE = re.compile(rb"([=\-~*^#+`'\"_.:])\1{2,}[ \t]*\r?")
+BLANK = re.compile(rb"[ \t]*\r?")
 #: Front matter's fence and its ``key: value`` lines.
 _FENCE = re.compile(rb"---[ \t]*\r?")
 _FIELD = re.compile(rb"[A-Za-z_][\w-]*:(?:[ \t].*)?\r?")
@@ -84,6 +97,11 @@ _DEBIAN_CHANGELOG = re.compile(rb"[a-z0-9][a-z0-9.+-]+ \([^()\s]+\) [a-z0-9][\w.
 _INLINE_MARKUP = re.compile(
     rb"``[^`\n]+``|:[a-z]+:`|`[^`\n]+`_|\]\([^)\s]+\)|\*\*[^*\s][^*\n]*\*\*|\n\.\. [a-z-]+::|\|[A-Za-z][\w.-]*\|"
 )
+#: A Markdown code fence at a line's start (its code's language may follow).
+_CODE_FENCE = re.compile(rb"^(?:```|~~~)", re.MULTILINE)
+#: What starts a line of Markdown markup: a heading, a list item, a quotation, a table row, a link or an
+#: image, HTML, inline code.
+_MARKDOWN_MARKUP = re.compile(r"[#>|*+\-\[!<`]|[0-9]+[.)][ \t]")
 #: A JSON string's opening quote is looked for at most this many bytes before a match inside it.
 JSON_STRING_REACH = 64 * 1024
 #: Only this many bytes at the start are read to tell a Markdown or RST file.
@@ -149,25 +167,25 @@ def starts_like_markup(data: bytes) -> bool:
     if _HEADING.fullmatch(first):
         return _UNDER_HEADING.match(second) is not None
     if _BOLD_TITLE.fullmatch(first):
-        return _BLANK.fullmatch(second) is not None
+        return BLANK.fullmatch(second) is not None
     if _FENCE.fullmatch(first):
         return _after_front_matter(lines[1:])
     if _MARKUP_LINE.fullmatch(first):
         if first.startswith(b"..") and second.startswith((b" ", b"\t")):  # a comment's text, a directive's options
             return True
-        return _BLANK.fullmatch(second) is not None or _MARKUP_LINE.fullmatch(second) is not None
+        return BLANK.fullmatch(second) is not None or _MARKUP_LINE.fullmatch(second) is not None
     return _underlined_title(lines) and _INLINE_MARKUP.search(data, 0, MARKDOWN_REACH) is not None
 
 
 def _underlined_title(lines: list[bytes]) -> bool:
     """Whether ``lines`` start with an underlined title, or one over- and underlined alike over a blank line."""
-    rule = _TITLE_RULE.fullmatch(lines[0])
+    rule = TITLE_RULE.fullmatch(lines[0])
     if rule is not None:  # overlined: the rule, the title, the same rule
         if len(lines) < 4 or not _TITLE_TEXT.fullmatch(lines[1].strip()):
             return False
-        under = _TITLE_RULE.fullmatch(lines[2])
-        return under is not None and under.group(1) == rule.group(1) and _BLANK.fullmatch(lines[3]) is not None
-    return _TITLE_TEXT.fullmatch(lines[0]) is not None and _TITLE_RULE.fullmatch(lines[1]) is not None
+        under = TITLE_RULE.fullmatch(lines[2])
+        return under is not None and under.group(1) == rule.group(1) and BLANK.fullmatch(lines[3]) is not None
+    return _TITLE_TEXT.fullmatch(lines[0]) is not None and TITLE_RULE.fullmatch(lines[1]) is not None
 
 
 def _after_front_matter(lines: list[bytes]) -> bool:
@@ -176,11 +194,11 @@ def _after_front_matter(lines: list[bytes]) -> bool:
     fields = 0
     for i, line in enumerate(lines):
         if _FENCE.fullmatch(line):
-            rest = [x for x in lines[i + 1 : i + 4] if not _BLANK.fullmatch(x)]
+            rest = [x for x in lines[i + 1 : i + 4] if not BLANK.fullmatch(x)]
             return fields > 0 and bool(rest) and not (_FIELD.fullmatch(rest[0]) or _FENCE.fullmatch(rest[0]))
         if _FIELD.fullmatch(line):
             fields += 1
-        elif not (line.startswith((b" ", b"\t", b"-")) or _BLANK.fullmatch(line)):  # a value continued, a list item
+        elif not (line.startswith((b" ", b"\t", b"-")) or BLANK.fullmatch(line)):  # a value continued, a list item
             return False
     return False
 
@@ -231,6 +249,22 @@ def _unescaped(raw: bytes) -> str | None:
             continue
         return value if isinstance(value, str) else None
     return None
+
+
+def code_fences(data: Any, size: int) -> list[int]:
+    """The offsets of the lines of ``data[:size]`` that open or close a Markdown code fence."""
+    return [m.start() for m in _CODE_FENCE.finditer(data, 0, size)]
+
+
+def after_markdown(fences: list[int], at: int, text: str) -> bool:
+    """Whether the line at byte ``at`` (shown as ``text``), in the output of a run that read a Markdown
+    file setting its code apart in ``fences`` and then failed, is the failed command's, not the file's:
+    outside every fence, at the line's start, neither markup (a heading, a list item, a quotation, a
+    table row, a link, HTML) nor a sentence. Such a file quotes output in its fences and talks in
+    sentences (``cat README.md && npm test``: the test runner's ``not ok 1 - ...`` after the file)."""
+    if len(fences) < 2 or bisect.bisect(fences, at) % 2:
+        return False
+    return text[:1] not in (" ", "\t") and _MARKDOWN_MARKUP.match(text) is None and not is_sentence(text)
 
 
 def starts_like_pydoc(data: bytes) -> bool:

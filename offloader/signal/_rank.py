@@ -17,7 +17,16 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ._code import SOURCE_REACH, greps_one_file, is_code, is_template, starts_like_source
-from ._documents import MARKDOWN_REACH, in_embedded_document, manual_span, starts_like_markup, starts_like_pydoc
+from ._documents import (
+    MARKDOWN_REACH,
+    after_markdown,
+    code_fences,
+    in_embedded_document,
+    manual_span,
+    starts_like_markup,
+    starts_like_pydoc,
+)
+from ._history import starts_like_change_history
 from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
     CLEAN_VERDICT,
@@ -176,7 +185,10 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
     # a file's text or a help document, not a run's report
     source, numbered = starts_like_source(head), greps_one_file(head)
-    written = source or starts_like_markup(head) or starts_like_pydoc(head)
+    written = source or starts_like_markup(head) or starts_like_pydoc(head) or starts_like_change_history(head)
+    # a Markdown file's code, where a command chained after the file failed (the run's output follows it)
+    chained = written and not source and any(EXIT_STATUS_LINE.fullmatch(r[4].strip()) for r in rows)
+    fences = code_fences(scan.data, scan.size) if chained else []
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -197,8 +209,10 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
+        if written and unit.failure and after_markdown(fences, start, text):
+            written = False  # the Markdown file ended above: the rest is the failed command's output
         if unit.failure and (
-            (written and not (source and _said_by_the_run(text)))
+            (written and not _said_by_the_run(text, source))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text, numbered)
             or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
@@ -224,13 +238,14 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 _TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
 
 
-def _said_by_the_run(text: str) -> bool:
-    """Whether ``text``, met in what starts as a source file, is the run's own word, not the file's: a
-    program's diagnostic at the line's start (``cat: src/retry.py: No such file or directory``, the files
-    ``cat`` could not show among those it did) or the run's exit status alone on its line."""
+def _said_by_the_run(text: str, source: bool) -> bool:
+    """Whether ``text``, met in what starts as a file's text, is the run's own word, not the file's: the
+    run's exit status alone on its line (a command chained after ``cat CHANGES.md`` failed), or in what
+    starts as a ``source`` file a program's diagnostic at the line's start (``cat: src/retry.py: No such
+    file or directory``, the files ``cat`` could not show among those it did)."""
     if EXIT_STATUS_LINE.fullmatch(text.strip()):
         return True
-    return _TOOL_DIAGNOSTIC.match(text) is not None and not NOT_A_PROGRAM.match(text) and not is_code(text)
+    return source and _TOOL_DIAGNOSTIC.match(text) is not None and not NOT_A_PROGRAM.match(text) and not is_code(text)
 
 
 def _keys(
