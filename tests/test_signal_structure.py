@@ -1472,3 +1472,9 @@ def test_lines_that_start_with_the_same_label_are_no_wrapped_paragraph() -> None
         "npm error enoent This is related to npm not being able to find a file.",
     ]
     assert read_signal(_among_log_lines(report)).failing
+
+
+def test_a_sentence_going_on_with_caused_by_is_no_chained_exception() -> None:
+    help_text = ["  -fpartial-inlining           Perform partial inlining.", "     caused by early inlining."]
+    assert not read_signal(_among_log_lines(help_text)).failing
+    assert read_signal(_among_log_lines(["Caused by: java.io.IOException: ledger.db is locked"])).failing

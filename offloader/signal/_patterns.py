@@ -263,7 +263,9 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_RUNNER_VERDICTS, "summary", 2.5),
     Prior(_TOOL_VERDICTS, "summary", 2.0),
     # structure
-    Prior(r"^[ \t]*Caused by\b", "fail", 3.0),
+    # a chained exception's cause (Java's ``Caused by: java.io.IOException``, anyhow's ``Caused by:``), not a
+    # wrapped sentence going on with "caused by ..." (``gcc --help``'s option texts)
+    Prior(r"^[ \t]*Caused by\b", "fail", 3.0, caseless=False),
     Prior(_LOCATION_PREFIX, "frame", 0.5),
 )
 
