@@ -49,8 +49,6 @@ KNOWN_MISSED_LINES = {
     "u32_callgrind_annotate_error_rate_functions_clean": "a clean profile: its PROGRAM TOTALS line and function "
     "table have no prior, and an output with so few repeated lines gets no rare lines; the preview shows the "
     "annotated source instead",
-    "u32_gprof_error_rate_windows_clean": "a clean profile: the `Flat profile:` heading is one line after 20 "
-    "program lines that differ only in an area's name, each taken for news",
     "u33_file_exports_named_errors_and_failed_right_types_clean": "a clean `file` listing: the labelled line is "
     "one of many alike whose names say failed; the preview shows others of them",
     "u33_ip_s_addr_and_link_counters_errors0_interface_clean": "a clean `ip -s addr`: the labelled address line "

@@ -1478,3 +1478,16 @@ def test_a_sentence_going_on_with_caused_by_is_no_chained_exception() -> None:
     help_text = ["  -fpartial-inlining           Perform partial inlining.", "     caused by early inlining."]
     assert not read_signal(_among_log_lines(help_text)).failing
     assert read_signal(_among_log_lines(["Caused by: java.io.IOException: ledger.db is locked"])).failing
+
+
+def test_a_clean_reports_section_headings_are_shown_when_there_is_room() -> None:
+    def word(i: int) -> str:  # a made-up word, no two alike
+        return "".join(chr(97 + (i * 7 + k * 5 + i // 26) % 26) for k in range(5))
+
+    lines = [f"{word(i):<10} worst settle window: 0.0234" for i in range(20)]  # each names its own area
+    lines += ["Flat profile:", "", "Each sample counts as 0.01 seconds."]
+    lines += [f" {i:5.2f}   0.30   0.30    12   25.00   25.00  settle_{word(i)}" for i in range(10)]
+    lines += ["", "Call graph:", ""]
+    lines += [f"   The {word(i)} {word(i + 300)} is {word(i + 600)} in the {word(i + 900)}." for i in range(120)]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "Flat profile:" in preview and "Call graph:" in preview

@@ -64,6 +64,16 @@ STDERR_BONUS = 1.0
 FAILURE_FLOOR = 1.5
 #: What a line without priors scores when its template is unique among repeated ones.
 NOVEL_SCORE = 1.4
+#: A section heading's score (see _with_headings): below every signal line, above nothing.
+OUTLINE_SCORE = 0.5
+#: At most this many headings are added, to an output of at most OUTLINE_BYTES.
+OUTLINE_LINES = 24
+OUTLINE_BYTES = 256 * 1024
+#: A section's heading: a Markdown heading, or a short line of words ending in a colon (``Flat profile:``).
+_HEADING_LINE = re.compile(rb"(?:#{1,6}[ \t]+[^\r\n]{1,80}|[A-Z][A-Za-z ()/-]{2,58}:)\r?")
+#: A heading has at most this many bytes; at most this many places of each kind are tried.
+HEADING_CHARS = 90
+OUTLINE_TRIES = 300
 #: What a one-off line adds when it starts with a file and line number, as a diagnostic does (``path:12:7: ...``):
 #: it outranks the other one-off lines (below a failure word said a few times).
 LOCATED_BONUS = 0.03
@@ -232,6 +242,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
                 unit.score = max(unit.score, RESTATED_FAILURE_SCORE)
             said.add(zeroed)
         units.append(unit)
+    if scan.size <= OUTLINE_BYTES:
+        units += _headings(scan, {u.start for u in units})
     return units
 
 
@@ -435,6 +447,36 @@ def _with_rare_lines(
         for i in rare
     ]
     return sorted(rows + extra), counts
+
+
+def _headings(scan: Scan, taken: set[int]) -> list[Unit]:
+    """The first section headings of a small output (``Flat profile:``, ``## Usage``) not ``taken`` (by
+    their line's start), as units ranked below every signal line: where the head and the tail alone would
+    show a clean report's first and last lines, they show its outline.
+
+    A heading is found from its end (a colon ending a line) or its start (``#`` starting one); at most
+    :data:`OUTLINE_TRIES` places of each are tried."""
+    data, size = scan.data, scan.size
+    starts: set[int] = set()
+    for mark, offset in ((b":\n", 0), (b":\r\n", 0), (b"\n#", 1)):
+        at = data.find(mark, 0, size)
+        for _ in range(OUTLINE_TRIES):
+            if at < 0:
+                break
+            start = data.rfind(b"\n", 0, at + offset) + 1
+            end = data.find(b"\n", at + offset, size)
+            end = size if end < 0 else end
+            if end - start <= HEADING_CHARS and _HEADING_LINE.fullmatch(bytes(data[start:end])):
+                starts.add(start)
+            at = data.find(mark, at + len(mark), size)
+    units: list[Unit] = []
+    lineno, counted = 1, 0
+    for start in sorted(starts - taken)[:OUTLINE_LINES]:
+        lineno += data.count(b"\n", counted, start)
+        counted = start
+        end = data.find(b"\n", start, size)
+        units.append(Unit(lineno, start, size if end < 0 else end, start, OUTLINE_SCORE, "novel", False))
+    return units
 
 
 def _in_prose(scan: Scan, start: int, end: int, text: str) -> bool:
