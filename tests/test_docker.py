@@ -350,3 +350,23 @@ async def test_an_append_after_a_dead_writers_torn_line_cuts_it_instead_of_fusin
     await ws.offload_context("s", [Message("user", (TextBlock("next"),))])
     lines = (await ws.read_bytes("sessions/s/context.jsonl")).decode().splitlines()
     assert [json.loads(line)["content"][0]["text"] for line in lines] == ["earlier", "next"]
+
+
+def test_output_that_comes_after_the_engine_reports_the_exit_is_read() -> None:
+    """No engine needed: a socket pair stands in for the exec stream, and the output arrives only once the
+    command is reported as exited (the engine forwards a command's last output after its exit status)."""
+    import socket
+
+    from workspaces import _docker_engine
+
+    ours, engine = socket.socketpair()
+    try:
+
+        def finished() -> bool:
+            engine.sendall(b"1\n")  # the command's last line, forwarded late
+            return True
+
+        assert _docker_engine.read_all(ours, time.monotonic() + 10, finished) == b"1\n"
+    finally:
+        ours.close()
+        engine.close()

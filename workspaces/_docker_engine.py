@@ -52,20 +52,31 @@ def send_stdin(sock: socket.socket, data: bytes) -> threading.Thread:
     return thread
 
 
+#: Once the command has exited, the stream is read on until it is quiet this long (seconds): the engine
+#: reports the exit before it has forwarded the command's last output.
+DRAIN_SECONDS = 0.25
+
+
 def read_all(sock: socket.socket, deadline: float, finished: Callable[[], bool] | None) -> bytes:
-    """Read the stream to EOF. With ``finished``, stop once the command has exited:
-    an engine keeps the stream open while it still holds unread stdin."""
+    """Read the stream to EOF. With ``finished``, stop once the command has exited and the stream has
+    gone quiet (:data:`DRAIN_SECONDS`): an engine keeps the stream open while it still holds unread
+    stdin, and may report the exit before the command's last output has come through."""
     chunks: list[bytes] = []
+    exited = False
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
-        sock.settimeout(left if finished is None else min(left, 0.5))
+        if finished is None:
+            sock.settimeout(left)
+        else:
+            sock.settimeout(min(left, DRAIN_SECONDS if exited else 0.5))
         try:
             chunk = sock.recv(1 << 20)
         except TimeoutError:
-            if finished is not None and finished():
+            if exited:
                 return b"".join(chunks)
+            exited = finished is not None and finished()
             continue
         if not chunk:
             return b"".join(chunks)
