@@ -71,6 +71,11 @@ Root with mounts and namespaces, ps, pgrep, lsof, ss, netstat, ip, findmnt, file
 ``lsof``, ``iproute2``, ``net-tools``, ``util-linux``, ``file``, ``curl``), for unseen-33.
 express, debug, commander, semver, chalk and typescript from the npm registry (with Node.js and npm), with
 urllib3, click, pydantic and SQLAlchemy from PyPI, and git, curl, make and gcc, for unseen-34.
+nbconvert, nbclient, ipykernel, papermill, nbmake, pytest, scikit-learn, pandas and dvc from PyPI, for unseen-35.
+OpenSSH's sshd, sslscan, testssl.sh, chkrootkit and debsums (Debian ``openssh-server``, ``sslscan``,
+``testssl.sh``, ``chkrootkit``, ``debsums``), with ssh-audit from PyPI, for unseen-36.
+poetry, pdm, hatch, uv and pipx from PyPI, with yarn classic from the npm registry (with Node.js and npm), and both
+registries reachable for the projects' dependencies, for unseen-37.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -105,9 +110,12 @@ import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_thirtieth  # noqa: F401
+import cases_unseen_thirtyfifth  # noqa: F401
 import cases_unseen_thirtyfirst  # noqa: F401
 import cases_unseen_thirtyfourth  # noqa: F401
 import cases_unseen_thirtysecond  # noqa: F401
+import cases_unseen_thirtyseventh  # noqa: F401
+import cases_unseen_thirtysixth  # noqa: F401
 import cases_unseen_thirtythird  # noqa: F401
 import cases_unseen_twelfth  # noqa: F401
 import cases_unseen_twentieth  # noqa: F401
