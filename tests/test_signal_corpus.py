@@ -46,9 +46,9 @@ KNOWN_MISSED_LINES = {
     "excerpt's start, and nothing marks that line",
     "pip_licenses_error_named_packages_clean": "a vertical listing: each package's name is a line of its own "
     "between long licence texts; two of the names labelled are among the lines left out",
-    "u32_callgrind_annotate_error_rate_functions_clean": "a clean profile: its PROGRAM TOTALS line and function "
-    "table have no prior, and an output with so few repeated lines gets no rare lines; the preview shows the "
-    "annotated source instead",
+    "u32_callgrind_annotate_error_rate_functions_clean": "a clean profile: the labelled function is one row of "
+    "callgrind_annotate's table (no prior, and an output with so few repeated lines gets no rare lines); the "
+    "preview shows the totals row and the annotated source",
     "u33_file_exports_named_errors_and_failed_right_types_clean": "a clean `file` listing: the labelled line is "
     "one of many alike whose names say failed; the preview shows others of them",
     "u33_ip_s_addr_and_link_counters_errors0_interface_clean": "a clean `ip -s addr`: the labelled address line "

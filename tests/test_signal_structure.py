@@ -1491,3 +1491,15 @@ def test_a_clean_reports_section_headings_are_shown_when_there_is_room() -> None
     lines += [f"   The {word(i)} {word(i + 300)} is {word(i + 600)} in the {word(i + 900)}." for i in range(120)]
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
     assert "Flat profile:" in preview and "Call graph:" in preview
+
+
+def test_a_reports_totals_row_is_a_summary() -> None:
+    def word(i: int) -> str:  # a made-up name, no two alike
+        return "".join(chr(97 + (i * 7 + k * 5 + i // 26) % 26) for k in range(5))
+
+    # rows of words alike in no two lines: no template repeats, so no line is rare among repeated ones
+    above = [f"{word(i)} {word(i + 200)}      120     12    90%" for i in range(80)]
+    below = [f"    {i:>6,} ( 0.01%)  {word(i + 500)} {word(i + 900)} {word(i + 1300)}" for i in range(300)]
+    for totals in ("TOTAL                      9600    960    90%", "30,091,017 (100.0%)  PROGRAM TOTALS"):
+        preview = make_preview("\n".join([*above, totals, *below]) + "\n", counter=COUNTER, preview_tokens=300)
+        assert totals in preview

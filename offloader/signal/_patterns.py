@@ -143,6 +143,9 @@ _RUNNER_VERDICTS = (
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
     r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b"
+    # a report's totals row (coverage's ``TOTAL``, callgrind's ``PROGRAM TOTALS``, ``Total: 3 files``), not a
+    # name that holds the word (a test ``BILLING-TOTAL.3``)
+    r"|(^|[^\w.\n-])(?-i:TOTALS?)([^\w.\n-]|$)|^[ \t]*(?-i:Totals?):"
 )
 
 #: A program's diagnostic: its name starts the line, then what went wrong. A level word in
