@@ -1503,3 +1503,38 @@ def test_a_reports_totals_row_is_a_summary() -> None:
     for totals in ("TOTAL                      9600    960    90%", "30,091,017 (100.0%)  PROGRAM TOTALS"):
         preview = make_preview("\n".join([*above, totals, *below]) + "\n", counter=COUNTER, preview_tokens=300)
         assert totals in preview
+
+
+def test_failures_a_run_is_handling_are_bookkeeping_not_failures_of_the_run() -> None:
+    handled = [
+        "eu: 31 failed orders to retry (currency EUR)",
+        "eu: retried 31 failed orders, 0 errors",
+        "failed orders review: 241 failed orders, all matched to a refund or a retry",
+        "error report: 21 errors queued for retry",
+    ]
+    for line in handled:
+        assert not read_signal(_among_log_lines([line])).failing, line
+    assert read_signal(_among_log_lines(["ERROR: 3 failed jobs, will not retry"])).failing
+    assert read_signal(_among_log_lines(["settle: 31 failed orders"])).failing
+
+
+def test_a_non_zero_return_code_is_failure_evidence() -> None:
+    assert read_signal(_among_log_lines(["Verify return code: 10 (certificate has expired)"])).failing
+    assert not read_signal(_among_log_lines(["Verify return code: 0 (ok)"])).failing
+
+
+def test_a_checks_verdict_in_capitals_is_failure_evidence() -> None:
+    for verdict in ("Chain of trust               NOT ok (expired)", "Heartbleed (CVE-2014-0160)   VULNERABLE"):
+        assert read_signal(_among_log_lines([verdict])).failing, verdict
+    assert not read_signal(_among_log_lines(["the ledger is not ok to settle yet, it says"])).failing
+
+
+def test_npms_error_label_is_failure_evidence() -> None:
+    line = "npm error `npm ci` can only install packages when your package.json and package-lock.json are in sync"
+    assert read_signal(_among_log_lines([line])).failing
+
+
+def test_an_installers_count_of_what_it_resolved_is_a_summary() -> None:
+    for count in ("Resolved 21 packages in 1.20s", "installed 19 packages", "audited 312 packages in 2s"):
+        units = read_signal(_among_log_lines([count])).units
+        assert [u.kind for u in units if u.lineno == 151] == ["summary"], count

@@ -100,7 +100,7 @@ _LOG_LEVEL_ERROR = (
 _NONZERO_EXIT = (
     r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned (a )?non-zero|non-zero (exit )?(status|code)[ :=]*[1-9]"
     r"|exit status [1-9]|^[+ ]*exit [1-9][0-9]{0,2}[ \t]*$"
-    r"|returned [1-9][0-9]* exit status|\bexited \([1-9]"
+    r"|returned [1-9][0-9]* exit status|\bexited \([1-9]|\breturn code[ :=]+[1-9]"
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a
 #: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ...").
@@ -142,7 +142,8 @@ _RUNNER_VERDICTS = (
 )
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
-    r"(added|removed|changed|updated) [0-9]+ packages?|[0-9]+ upgraded|compiled successfully|Finished)\b"
+    r"(added|removed|changed|updated|resolved|installed|audited|prepared|uninstalled|downloaded) [0-9]+ packages?|"
+    r"[0-9]+ upgraded|compiled successfully|Finished)\b"
     # a report's totals row (coverage's ``TOTAL``, callgrind's ``PROGRAM TOTALS``, ``Total: 3 files``), not a
     # name that holds the word (a test ``BILLING-TOTAL.3``)
     r"|(^|[^\w.\n-])(?-i:TOTALS?)([^\w.\n-]|$)|^[ \t]*(?-i:Totals?):"
@@ -219,7 +220,7 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
     # make's fatal error, its own or at a makefile's line (``Makefile:12: *** missing separator.  Stop.``)
     Prior(
-        r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!",
+        r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!|^npm error\b",
         "fail",
         3.0,
         caseless=False,
@@ -234,6 +235,8 @@ PRIORS: tuple[Prior, ...] = (
         3.0,
         caseless=False,
     ),
+    # a check's verdict in capitals: ``Chain of trust  NOT ok (expired)``, ``VULNERABLE``, chkrootkit's ``INFECTED``
+    Prior(r"\bNOT (ok|OK)\b|\b(VULNERABLE|INFECTED)\b", "fail", 3.0, caseless=False),
     # a bisection's verdict: a change broke it (git bisect, hg bisect)
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a merge left unfinished (git, hg and svn word it so)
@@ -283,6 +286,11 @@ HEALTHY = re.compile(
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
+    # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
+    # for retry``, ``240 failed orders, all matched to a refund``): bookkeeping, not a failure of the run
+    r"|\b(retried|requeued|re-queued) [0-9][0-9,]* (failed|errors?|failures?)\b"
+    r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued for retry|for retry|to requeue|requeued|"
+    r"retried|all (matched|resolved|reconciled|retried))\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
     r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
 )
@@ -301,7 +309,8 @@ HEALTHY_WORDS = (
 )
 
 
-#: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure `` or ``--``.
+#: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
+#: ``retr``, ``queue`` or ``all ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -321,6 +330,9 @@ def without_healthy(text: str) -> str:
         and "error " not in text
         and "failure " not in text
         and "--" not in text
+        and "retr" not in folded
+        and "queue" not in folded
+        and "all " not in folded
     ):
         return text
     return HEALTHY.sub(" ", text)
