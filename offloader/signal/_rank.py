@@ -64,11 +64,11 @@ STDERR_BONUS = 1.0
 FAILURE_FLOOR = 1.5
 #: What a line without priors scores when its template is unique among repeated ones.
 NOVEL_SCORE = 1.4
-#: A section heading's score (see _with_headings): below every signal line, above nothing.
+#: A section heading's score (see _headings): below every signal line.
 OUTLINE_SCORE = 0.5
 #: At most this many headings are added, to an output of at most OUTLINE_BYTES.
 OUTLINE_LINES = 24
-OUTLINE_BYTES = 256 * 1024
+OUTLINE_BYTES = 64 * 1024
 #: A section's heading: a Markdown heading, or a short line of words ending in a colon (``Flat profile:``).
 _HEADING_LINE = re.compile(rb"(?:#{1,6}[ \t]+[^\r\n]{1,80}|[A-Z][A-Za-z ()/-]{2,58}:)\r?")
 #: A heading has at most this many bytes; at most this many places of each kind are tried.
