@@ -104,12 +104,15 @@ def starts_like_change_history(data: bytes) -> bool:
     return underlined and BLANK.fullmatch(third) is not None and _text_begins(lines[3:TITLE_LINES])
 
 
+def _few_words(text: bytes) -> bool:
+    """Whether ``text`` (stripped) is as short as a title is: :data:`TITLE_CHARS` and :data:`TITLE_WORDS`."""
+    return 0 < len(text) <= TITLE_CHARS and len(text.split()) <= TITLE_WORDS
+
+
 def _title(line: bytes) -> bool:
     """Whether ``line`` could be a title: a few words, not a sentence's end, not a list item."""
     text = line.strip()
-    if not 0 < len(text) <= TITLE_CHARS or len(text.split()) > TITLE_WORDS:
-        return False
-    return not text.endswith(b".") and not text.startswith((b"-", b"*", b"[", b"+"))
+    return _few_words(text) and not text.endswith(b".") and not text.startswith((b"-", b"*", b"[", b"+"))
 
 
 def _history_title(line: bytes) -> bool:
@@ -117,7 +120,7 @@ def _history_title(line: bytes) -> bool:
     user-visible changes.``), or a title with a release notes' heading or with a word of history and a
     version."""
     text = line.strip()
-    if not 0 < len(text) <= TITLE_CHARS or len(text.split()) > TITLE_WORDS:
+    if not _few_words(text):
         return False
     if _HISTORY_FILE.search(text):
         return True
@@ -142,7 +145,7 @@ def _over_changes(lines: list[bytes]) -> bool:
     heading = len(text[0].split()) <= HEADING_WORDS and _title(text[0])
     if heading and (_LIST_ITEM.match(text[1]) or TITLE_RULE.fullmatch(text[1])):
         return True
-    return in_running_prose(text[0].decode("utf-8", "replace"), "", text[1].decode("utf-8", "replace"))
+    return _prose_begins(text[0], text[1])
 
 
 def _text_begins(lines: list[bytes]) -> bool:
@@ -152,4 +155,9 @@ def _text_begins(lines: list[bytes]) -> bool:
         return False
     if TITLE_RULE.fullmatch(lines[1]):
         return True
-    return in_running_prose(lines[0].decode("utf-8", "replace"), "", lines[1].decode("utf-8", "replace"))
+    return _prose_begins(lines[0], lines[1])
+
+
+def _prose_begins(first: bytes, second: bytes) -> bool:
+    """Whether a paragraph of running prose begins with ``first`` and goes on into ``second``."""
+    return in_running_prose(first.decode("utf-8", "replace"), "", second.decode("utf-8", "replace"))

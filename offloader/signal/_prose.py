@@ -66,7 +66,7 @@ def _plain(token: str) -> bool:
     return _WORD.fullmatch(token) is not None
 
 
-def _sentence(line: str) -> bool:
+def is_sentence(line: str) -> bool:
     """Whether ``line`` is a sentence of plain words that no label starts."""
     tokens = _tokens(line)
     if len(tokens) < SENTENCE_WORDS or tokens[0].endswith(":"):
@@ -74,11 +74,6 @@ def _sentence(line: str) -> bool:
     if not (_plain(tokens[0]) and _plain(tokens[1])):  # ``npm ERR! ...``, ``E   ...``, ``27  Out of memory``
         return False
     return sum(map(_plain, tokens)) >= WORD_SHARE * len(tokens)
-
-
-def is_sentence(line: str) -> bool:
-    """Whether ``line`` is a sentence of plain words that no label starts (see :func:`_sentence`)."""
-    return _sentence(line)
 
 
 def _starts_lower(line: str) -> bool:
@@ -121,22 +116,22 @@ def in_running_prose(line: str, before: str, after: str) -> bool:
     if line.isupper() and (before.isupper() or after.isupper()):  # a paragraph in capitals (a licence's
         # disclaimer, ``... OR A FAILURE OF THE PROGRAM TO OPERATE ...``) reads as the same words in lower case
         line, before, after = (x.lower() if x.isupper() else x for x in (line, before, after))
-    if line.rstrip().endswith(":") or not (_sentence(line) or _sentence_end(line)):
+    if line.rstrip().endswith(":") or not (is_sentence(line) or _sentence_end(line)):
         return False
     indent = _indent(line)
     goes_on_from_above = (
         _starts_lower(line)
-        and _sentence(before)
+        and is_sentence(before)
         and _indent(before) == indent
         and _continued(before)
         and not _same_label(line, before)
     )
     goes_on_below = (
-        _sentence(line)
+        is_sentence(line)
         and _continued(line)
         and _indent(after) == indent
         and _starts_lower(after)
-        and (_sentence(after) or _sentence_end(after))
+        and (is_sentence(after) or _sentence_end(after))
         and not _same_label(line, after)
     )
     return goes_on_from_above or goes_on_below
@@ -190,8 +185,8 @@ def in_set_apart_block(line: str, above: Iterable[str], below: Iterable[str]) ->
         return False
     top, upper = _edge(above, indent)
     bottom, lower = _edge(below, indent)
-    if top is None or bottom is None or _indent(top) != _indent(bottom) or not _sentence(bottom):
+    if top is None or bottom is None or _indent(top) != _indent(bottom) or not is_sentence(bottom):
         return False
-    if top.rstrip().endswith(":") and _sentence(top):
+    if top.rstrip().endswith(":") and is_sentence(top):
         return True
     return _heading(top) and any(_RULE.fullmatch(b.strip()) for b in (*upper, *lower))
