@@ -76,6 +76,12 @@ OpenSSH's sshd, sslscan, testssl.sh, chkrootkit and debsums (Debian ``openssh-se
 ``testssl.sh``, ``chkrootkit``, ``debsums``), with ssh-audit from PyPI, for unseen-36.
 poetry, pdm, hatch, uv and pipx from PyPI, with yarn classic from the npm registry (with Node.js and npm), and both
 registries reachable for the projects' dependencies, for unseen-37.
+The Docker engine and Compose 1.29 (Debian ``docker.io``, ``docker-compose``), with busybox and the host's Python
+bind-mounted into the containers (no image registry), for unseen-38.
+fd, ag, tree and RCS ``merge`` (Debian ``fd-find``, ``silversearcher-ag``, ``tree``, ``rcs``), with ripgrep,
+universal-ctags, git, patch and sed already on the machine, for unseen-39.
+Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``libopenmpi-dev``, ``gcc``, ``gfortran``,
+``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -96,6 +102,7 @@ import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
+import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
@@ -110,9 +117,11 @@ import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
 import cases_unseen_thirtieth  # noqa: F401
+import cases_unseen_thirtyeighth  # noqa: F401
 import cases_unseen_thirtyfifth  # noqa: F401
 import cases_unseen_thirtyfirst  # noqa: F401
 import cases_unseen_thirtyfourth  # noqa: F401
+import cases_unseen_thirtyninth  # noqa: F401
 import cases_unseen_thirtysecond  # noqa: F401
 import cases_unseen_thirtyseventh  # noqa: F401
 import cases_unseen_thirtysixth  # noqa: F401
