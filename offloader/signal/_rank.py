@@ -26,7 +26,7 @@ from ._documents import (
     starts_like_markup,
     starts_like_pydoc,
 )
-from ._history import starts_like_change_history
+from ._history import RELEASES_REACH, lists_releases_newest_first, starts_like_change_history
 from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
 from ._patterns import (
     CLEAN_VERDICT,
@@ -196,6 +196,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     # a file's text or a help document, not a run's report
     source, numbered = starts_like_source(head), greps_one_file(head)
     written = source or starts_like_markup(head) or starts_like_pydoc(head) or starts_like_change_history(head)
+    releases: list[bool] = []  # whether the output lists releases newest first, read at its first failure line
     # a Markdown file's code, where a command chained after the file failed (the run's output follows it)
     chained = written and not source and any(EXIT_STATUS_LINE.fullmatch(r[4].strip()) for r in rows)
     fences = code_fences(scan.data, scan.size) if chained else []
@@ -222,7 +223,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if written and unit.failure and after_markdown(fences, start, text):
             written = False  # the Markdown file ended above: the rest is the failed command's output
         if unit.failure and (
-            (written and not _said_by_the_run(text, source))
+            ((written or _lists_releases(scan, releases)) and not _said_by_the_run(text, source))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text, numbered)
             or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
@@ -248,6 +249,13 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 
 
 _TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
+
+
+def _lists_releases(scan: Scan, memo: list[bool]) -> bool:
+    """Whether the output's head lists releases newest first (see :mod:`._history`), read once into ``memo``."""
+    if not memo:
+        memo.append(lists_releases_newest_first(bytes(scan.data[:RELEASES_REACH])))
+    return memo[0]
 
 
 def _said_by_the_run(text: str, source: bool) -> bool:
