@@ -871,6 +871,14 @@ def test_an_options_own_line_and_the_lines_under_it_are_not_failure_evidence() -
         assert not read_signal(_help_text(block)).failing, block
 
 
+def test_an_option_described_in_parentheses_and_the_details_right_under_it_are_not_failure_evidence() -> None:
+    v8_style = [
+        "  --crash-on-aborted-evacuation (crash when evacuation of page fails)",
+        "        type: bool  default: --no-crash-on-aborted-evacuation",
+    ]
+    assert not read_signal(_help_text(v8_style)).failing
+
+
 def test_a_failure_under_a_description_but_not_at_its_column_is_still_failure_evidence() -> None:
     block = [
         "  -q, --quiet                 Give less output.",
@@ -950,6 +958,17 @@ def test_a_source_file_is_code_docstrings_and_comments_included() -> None:
         assert not read_signal(start + "\n" + body).failing, start
     numbered = "".join(f"{n:6}\t{line}\n" for n, line in enumerate(["#!/bin/sh", *_SOURCE_BODY], 1))
     assert not read_signal(numbered).failing  # as ``cat -n`` shows it
+
+
+def test_a_raw_docstring_or_a_comment_over_a_docstring_or_an_import_starts_a_source_file() -> None:
+    body = "\n".join(_SOURCE_BODY) + "\n"
+    for start in ('r"""The ledger."""', '# mypy: allow-untyped-defs\n"""The ledger."""', "# ledger\nimport os"):
+        assert not read_signal(start + "\n" + body).failing, start
+
+
+def test_a_return_of_a_string_is_code() -> None:
+    for statement in ('            return "error", "E", "ERROR"', "    return 'failed';"):
+        assert not read_signal(_among_log_lines([statement])).failing, statement
 
 
 def test_a_go_builds_package_header_does_not_make_its_errors_a_source_file() -> None:
