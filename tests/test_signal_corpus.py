@@ -57,8 +57,6 @@ KNOWN_MISSED_LINES = {
     "values are shown; the assertion's `1998 !== 1999`, indented in TAP's YAML block under it, is not",
     "u34_cat_pydantic_dist_info_metadata_clean": "a package's metadata: the newest version's heading is in the "
     "middle, after the README the description starts with",
-    "u35_nbconvert_error_analysis_notebooks_clean": "a clean notebook's own check, `error budget check: 0 of 20 "
-    "endpoints over budget`, is an accounting of errors (healthy) with no verdict the engine knows",
     "u35_nbconvert_markdown_reports_refunds_keyerror": "the failure is shown with its traceback; which notebook "
     "was being converted (`[NbConvertApp] Converting notebook reports/refunds.ipynb`) is far above it",
     "u36_chkrootkit_prepared_root_hidden_dir_in_usr_lib": "chkrootkit's finding is a WARNING, and dozens of one-off "

@@ -41,7 +41,7 @@ def test_the_changes_alone_are_failure_evidence() -> None:
 
 def test_a_gnu_changelog_entry_header_starts_a_history() -> None:
     entries = []
-    for day in range(28, 0, -1):
+    for day in range(1, 29):  # oldest first: only the first header tells (newest first, all of them would)
         entries += [f"2026-11-{day:02d}  Ada Lovelace  <ada@example.org>", ""]
         entries += ["\tsettle: avoid a crash on empty ledgers", *(f"\t{line}" for line in _changes(day)), ""]
     assert _not_failing(entries)
@@ -62,8 +62,9 @@ def test_a_history_title_among_the_first_lines_starts_a_history() -> None:
 
 def test_a_tools_first_line_that_mentions_changes_is_no_title() -> None:
     # a sentence, or a mention of changes without a version: Django's autoreloader, git status
+    # (two releases: three version headings, newest first, would make a history whatever the first line)
     for first in ("Watching for file changes with StatReloader", "Changes not staged for commit:"):
-        assert not _not_failing([first, "", *_releases("Version {v}", [""])]), first
+        assert not _not_failing([first, "", *_releases("Version {v}", [""], releases=2)]), first
 
 
 def test_an_underlined_or_ruled_version_heading_starts_release_notes() -> None:
@@ -143,3 +144,55 @@ def test_a_failure_after_a_markdown_file_that_fences_its_code_is_the_runs() -> N
     failures = {u.lineno for u in signal.units if u.failure}
     assert len(_readme_with_code()) + 2 in failures  # the test runner's ``not ok``, not only the exit status
     assert _not_failing(_readme_with_code())  # the file's own fenced examples
+
+
+_PRELUDE = [
+    "-" * 60,
+    "-- Copyright 2019-2026 the ledger authors; see COPYING for the terms of use. --",
+    "-" * 60,
+    "",
+    "This is a log of the changes ledger has gone through, with who made them.",
+    "",
+]
+
+
+def _entries(headings: list[str]) -> list[str]:
+    """One entry per heading, in the order given: the heading, a blank line's absence, its indented changes."""
+    lines = list(_PRELUDE)
+    for i, heading in enumerate(headings):
+        lines += [heading, *(f"\t{line}" for line in _changes(i)), ""]
+    return lines
+
+
+def test_dated_release_headings_newest_first_make_a_history_whatever_its_start() -> None:
+    days = range(28, 0, -1)
+    for headings in (
+        [f"{day} November 2026: Ada" for day in days],
+        [f"202611{day:02d}" for day in days],
+        [f"v2.{month}.0 ({name} 2026)" for month, name in zip(range(12, 0, -1), _MONTH_NAMES[::-1], strict=True)],
+        [f"2026/11/{day:02d}: Version 2.{day}.0 - Ada Lovelace (ada at example.org)" for day in days],
+    ):
+        assert _not_failing(_entries(headings)), headings[0]
+
+
+def test_versioned_release_headings_newest_first_make_a_history() -> None:
+    assert _not_failing(_entries([f"Version 2.{i}.1" for i in range(30, 0, -1)]))
+    assert _not_failing(_entries([f"ledger-2.{i}" for i in range(30, 0, -1)]))
+
+
+def test_dated_sections_oldest_first_are_a_runs_report() -> None:
+    # a nightly job's sections go forward in time: what they say failed did fail
+    assert not _not_failing(_entries([f"{day} November 2026: nightly settlement" for day in range(1, 29)]))
+
+
+def test_dated_headings_with_a_clock_time_or_a_failure_word_are_no_releases() -> None:
+    days = range(28, 0, -1)
+    assert not _not_failing(_entries([f"2026-11-{day:02d} 02:00 nightly settlement" for day in days]))
+    assert not _not_failing(_entries([f"2026-11-{day:02d}: settlement failed" for day in days]))
+
+
+def test_two_release_headings_are_not_enough() -> None:
+    assert not _not_failing(_entries(["2 November 2026: Ada", "1 November 2026: Ada"]))
+
+
+_MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

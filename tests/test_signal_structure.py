@@ -7,10 +7,12 @@ rule itself, including the cases where it must not apply.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pytest
 
 from offloader.signal import make_preview, read_signal
+from offloader.signal._rank import Unit
 from offloader.tokens import TiktokenCounter
 
 COUNTER = TiktokenCounter()
@@ -871,6 +873,14 @@ def test_an_options_own_line_and_the_lines_under_it_are_not_failure_evidence() -
         assert not read_signal(_help_text(block)).failing, block
 
 
+def test_an_option_described_in_parentheses_and_the_details_right_under_it_are_not_failure_evidence() -> None:
+    v8_style = [
+        "  --crash-on-aborted-evacuation (crash when evacuation of page fails)",
+        "        type: bool  default: --no-crash-on-aborted-evacuation",
+    ]
+    assert not read_signal(_help_text(v8_style)).failing
+
+
 def test_a_failure_under_a_description_but_not_at_its_column_is_still_failure_evidence() -> None:
     block = [
         "  -q, --quiet                 Give less output.",
@@ -950,6 +960,17 @@ def test_a_source_file_is_code_docstrings_and_comments_included() -> None:
         assert not read_signal(start + "\n" + body).failing, start
     numbered = "".join(f"{n:6}\t{line}\n" for n, line in enumerate(["#!/bin/sh", *_SOURCE_BODY], 1))
     assert not read_signal(numbered).failing  # as ``cat -n`` shows it
+
+
+def test_a_raw_docstring_or_a_comment_over_a_docstring_or_an_import_starts_a_source_file() -> None:
+    body = "\n".join(_SOURCE_BODY) + "\n"
+    for start in ('r"""The ledger."""', '# mypy: allow-untyped-defs\n"""The ledger."""', "# ledger\nimport os"):
+        assert not read_signal(start + "\n" + body).failing, start
+
+
+def test_a_return_of_a_string_is_code() -> None:
+    for statement in ('            return "error", "E", "ERROR"', "    return 'failed';"):
+        assert not read_signal(_among_log_lines([statement])).failing, statement
 
 
 def test_a_go_builds_package_header_does_not_make_its_errors_a_source_file() -> None:
@@ -1538,3 +1559,113 @@ def test_an_installers_count_of_what_it_resolved_is_a_summary() -> None:
     for count in ("Resolved 21 packages in 1.20s", "installed 19 packages", "audited 312 packages in 2s"):
         units = read_signal(_among_log_lines([count])).units
         assert [u.kind for u in units if u.lineno == 151] == ["summary"], count
+
+
+_AREA_WORDS = [
+    "billing", "orders", "refunds", "ledger", "tax", "audit", "search", "cart", "shipping", "coupons",
+    "invoice", "pricing", "catalog", "session", "webhooks", "export", "payouts", "returns", "stock", "loyalty",
+]  # fmt: skip
+
+
+def _score_of(units: Sequence[Unit], lineno: int) -> float:
+    return next(u.score for u in units if u.lineno == lineno)
+
+
+def test_code_that_words_a_failure_ranks_below_a_report_that_words_one() -> None:
+    code = [f'        raise {a.title()}Error(f"{a} upstream failed with {{code}}")' for a in _AREA_WORDS]
+    report = "ledger sync: the upload of the night batch failed, retrying"
+    lines = [*code, report, *(f"synced batch {i} in {i % 70} ms" for i in range(300))]
+    units = read_signal("\n".join(lines) + "\n").units
+    reported = _score_of(units, len(code) + 1)
+    assert all(_score_of(units, n) < reported for n in range(1, len(code) + 1))
+
+
+def test_a_programs_own_one_off_message_outranks_the_located_lines_it_prints() -> None:
+    alike = [f"src/ledger_{i}.py:{i + 3}:    total_{i} = settle(batch_{i})" for i in range(150)]
+    pairs = [(a, b) for a in _AREA_WORDS[:6] for b in _AREA_WORDS[6:16]]
+    distinct = [f"src/{a}/{b}.py:{i + 3}:    return {a}.{b}()" for i, (a, b) in enumerate(pairs)]
+    notice = "grep: data/ledger.db: binary file matches"
+    lines = [*alike[:75], *distinct[:30], notice, *distinct[30:], *alike[75:]]
+    units = read_signal("\n".join(lines) + "\n").units
+    noticed = _score_of(units, lines.index(notice) + 1)
+    located = [u.score for u in units if u.kind == "novel" and u.lineno != lines.index(notice) + 1]
+    assert located and all(score < noticed for score in located)
+
+
+def test_a_programs_diagnostic_that_something_is_undefined_is_failure_evidence() -> None:
+    assert read_signal(_among_log_lines(["expt: undefined: 0 to a negative exponent."])).failing
+
+
+def _compose_up(crash: list[str], batches: int = 120) -> str:
+    """``docker compose up`` of six workers: each service's lines after its name and a bar, ``crash`` in orders'."""
+    lines = ["Attaching to shop_billing_1, shop_cart_1, shop_orders_1, shop_refunds_1, shop_tax_1, shop_audit_1"]
+    for service in ("billing", "cart", "orders", "refunds", "tax", "audit"):
+        prefix = f"{service + '_1':<10} | "
+        lines += [f"{prefix}INFO {service}-worker batch {i:04d} rows={i * 7 % 50} errors=0" for i in range(batches)]
+        lines += [prefix + line for line in (crash if service == "orders" else [f"INFO {service}-worker finished"])]
+    return "\n".join([*lines, "shop_orders_1 exited with code 1"]) + "\n"
+
+
+_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/app/orders/main.py", line 23, in main',
+    "    settings = load_settings(os.environ)",
+    '  File "/app/orders/settings.py", line 8, in parse_tax_rate',
+    '    raise ValueError(f"ORDERS_TAX_RATE must be a fraction, got {raw!r}")',
+    "ValueError: ORDERS_TAX_RATE must be a fraction, got '19'",
+]
+
+
+def test_a_services_traceback_after_its_prefix_keeps_its_exception_and_last_frame() -> None:
+    preview = make_preview(_compose_up(_CRASH), counter=TiktokenCounter(), preview_tokens=400)
+    assert "ValueError: ORDERS_TAX_RATE must be a fraction, got '19'" in preview
+    assert 'File "/app/orders/settings.py", line 8, in parse_tax_rate' in preview
+    assert "orders_1" in preview  # the line is shown whole: which service said it
+
+
+def test_a_bar_after_a_level_is_no_services_prefix() -> None:
+    # a log format that puts a bar after the level (``INFO     | ...``) keeps its level: no instance number
+    lines = [f"INFO     | ledger settled batch {i}" for i in range(200)]
+    lines.insert(100, "ERROR    | ledger batch 100 could not be settled")
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_an_exit_code_field_that_is_not_zero_is_failure_evidence() -> None:
+    for field in ("container die 3f2a (exitCode=3, name=shop_webhooks)", '        "ExitCode": 137,', "exit_code: 2"):
+        assert read_signal(_among_log_lines([field])).failing, field
+    assert not read_signal(_among_log_lines(['        "ExitCode": 0,'])).failing
+
+
+def test_a_containers_exit_state_in_a_table_is_failure_evidence() -> None:
+    table = [f"shop_{a}_1   python3 -u /app/worker.py   Up" for a in _AREA_WORDS]
+    assert not read_signal("\n".join(table) + "\n").failing
+    table[7] = "shop_ledger_1   python3 -u /app/worker.py   Exit 1"
+    assert read_signal("\n".join(table) + "\n").failing
+
+
+def test_a_failure_said_a_few_times_outranks_each_units_healthy_summary() -> None:
+    lines: list[str] = []
+    for a in _AREA_WORDS[:6]:
+        lines += [f"{a}-worker batch {i} done" for i in range(60)] + [f"{a}-worker finished 60 batches: 0 errors"]
+        if a == "orders":
+            lines += ["RuntimeError: the orders queue is gone"] * 4  # a restart loop
+    units = read_signal("\n".join(lines) + "\n").units
+    failed = max(u.score for u in units if u.failure)
+    summaries = [u.score for u in units if u.kind == "summary" and u.lineno < len(lines) * 0.9]
+    assert summaries and all(score < failed for score in summaries)
+
+
+def test_a_line_start_pattern_matches_after_a_services_prefix() -> None:
+    # glog's fatal line starts its line: in a service's output, right after the prefix; in an output too big
+    # for every line to be read, only the scan finds it
+    output = _compose_up(["F1204 05:00:00.123456    1 orders.go:42] the orders queue is gone"], batches=1000).replace(
+        "exited with code 1", "exited with code 0"
+    )
+    assert len(output) > 300_000 and read_signal(output).failing
+
+
+def test_a_line_start_anchor_moves_after_the_prefix_but_not_inside_a_character_class() -> None:
+    from offloader.signal._multiplex import PREFIX, after_prefix
+
+    anchor = f"^(?:{PREFIX.pattern})"
+    assert after_prefix(r"^cp: |(^|[^.\w])x|[]^]y|\^z") == rf"{anchor}cp: |({anchor}|[^.\w])x|[]^]y|\^z"

@@ -6,7 +6,7 @@ it reports a failure of the run that printed it. A statement has a shape no repo
 
 * a handler: ``except ...:`` (Python), ``catch (...)`` (C-family languages, ``} catch (e) {``);
 * a statement that raises, returns or imports: ``raise ValueError(...)``, ``throw new Error(...)``,
-  ``return ERROR``, ``from pip._internal.cli.status_codes import ERROR, SUCCESS``;
+  ``return ERROR``, ``return "error", "E", "ERROR"``, ``from pip._internal.cli.status_codes import ERROR, SUCCESS``;
 * a block's head: ``if kind == '#ERROR':``, ``elif error:``, ``} else if (failed) {``,
   ``def grok_environment_error(exc, prefix="error: "):``;
 * an assignment of an expression: a lower-case name, then ``=``, then a string, a bracket or a
@@ -39,8 +39,9 @@ A whole source file is code, docstrings and comments included (``Raises:`` secti
 ``MachineState.ERROR`` values). It is known by how it starts, as no run's output starts: a
 ``#!`` line, a Python module docstring, an import or package statement, ``#include``, ``<?php``,
 ``"use strict"``, a declaration (``const fs = require('fs');``), Perl's ``use strict;`` or POD
-(``=head1 NAME``), a ``/*`` or ``//`` comment, or a block of two ``#`` comment lines (one is a Go
-build's package header, ``# example.com/app``, above its errors). Line numbers in front, as
+(``=head1 NAME``), a ``/*`` or ``//`` comment, or a block of two ``#`` comment lines or a ``#``
+comment over one of those starts (one comment alone is a Go build's package header,
+``# example.com/app``, above its errors). Line numbers in front, as
 ``cat -n`` and an agent's Read tool show a file, are looked past. The strings of a program
 (``strings /bin/ls``) are its text too: they start with its loader's path
 (``/lib64/ld-linux-x86-64.so.2``) and list every message it could print.
@@ -57,7 +58,7 @@ _FROM_IMPORT = r"from[ \t]+\.*[\w.]+[ \t]+import[ \t]"
 _IMPORT_NAMES = r"import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?[ \t]*;?"
 #: How a source file's first line starts (after a line number, if any).
 _SOURCE_START = re.compile(
-    rb"#![ \t]*/|\"\"\"|\'\'\'|"
+    rb"#![ \t]*/|[rRuUbB]{0,2}(?:\"\"\"|\'\'\')|"
     + _FROM_IMPORT.encode()
     + rb"|"
     + _IMPORT_NAMES.encode()
@@ -77,7 +78,7 @@ _STATEMENT = re.compile(
     r"(?:\}[ \t]*)?(?:except\b[^:]*:|catch[ \t]*\([^)]*\))"
     r"|raise[ \t]+[A-Z_a-z][\w.]*(?:\(|[ \t]*$|[ \t]+from\b)"
     r"|throw[ \t]+(?:new[ \t]+)?[A-Z_a-z][\w.]*(?:\(|;|[ \t]*$)"
-    r"|return[ \t]+[\w.]+(?:\(|[ \t]*[;,]?[ \t]*$)"
+    r"|return[ \t]+(?:[\w.]+(?:\(|[ \t]*[;,]?[ \t]*$)|f?[\"'][^\"']*[\"'][ \t]*(?:[,;].*)?$)"
     rf"|{_FROM_IMPORT}"
     rf"|{_IMPORT_NAMES}[ \t]*$"
     r"|(?:(?:el)?if|else[ \t]+if|while|for)\b.*[:{][ \t]*$"
@@ -202,7 +203,10 @@ def starts_like_source(data: bytes) -> bool:
     first, *rest = (_without_number(line) for line in lines)
     if _SOURCE_START.match(first):
         return True
-    return bool(rest) and _COMMENT.match(first) is not None and _COMMENT.match(rest[0]) is not None
+    # two comment lines, or one over a start of source (``# mypy: allow-untyped-defs`` over a docstring)
+    if not rest or _COMMENT.match(first) is None:
+        return False
+    return _COMMENT.match(rest[0]) is not None or _SOURCE_START.match(rest[0]) is not None
 
 
 def _without_number(line: bytes) -> bytes:

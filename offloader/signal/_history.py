@@ -26,16 +26,23 @@ how it starts:
 - a GitHub README's badges or centred HTML header (``[![Build](...)](...)``, ``<p align="center">``);
 - a Python package's metadata (``cat *.dist-info/METADATA``, ``PKG-INFO``): its description is the
   project's README and often its changelog.
+
+A history that starts otherwise (a licence, a note, ASCII art) is told by its entries: among its
+first :data:`RELEASES_REACH` bytes, three release headings or more, each a short line after a blank
+one, dated (``18 January 2023: Wouter``, ``20221224``, ``v1.5.4 (Feb 2023)``) or versioned
+(``Version 7.88.1``), and newest first. A run's report goes forward in time: a nightly job's dated
+sections come oldest first, and a log's dated lines carry a clock time.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ._documents import BLANK, TITLE_RULE
 from ._prose import in_running_prose
 
-__all__ = ["starts_like_change_history"]
+__all__ = ["lists_releases_newest_first", "starts_like_change_history"]
 
 #: A GNU ChangeLog entry's header: a date (ISO or ``date(1)``'s), maybe a time, a name, an address in angles.
 _CHANGELOG_ENTRY = re.compile(
@@ -73,6 +80,34 @@ TITLE_CHARS = 100
 HEADING_WORDS = 4
 #: A history's title is looked for among this many first lines.
 TITLE_LINES = 6
+#: Release headings are looked for among this many first bytes, and so many make a history.
+RELEASES_REACH = 16384
+RELEASE_HEADINGS = 3
+#: Once so many headings of one kind are met, newest first, the rest is not read.
+RELEASES_SEEN = 8
+
+_MONTH = rb"(?P<month>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_YEAR = rb"(?P<year>(?:19|20)\d\d)"
+#: A calendar date: ``2022-11-06``, ``2022/11/06``, ``20221224``, ``18 January 2023``, ``October 25, 2022``,
+#: ``Feb 2023``. Not part of a name or a path (``backup-2024-05-03``), nor of a time (``2023:10``).
+_DATES = [
+    re.compile(rb"(?<![\w.:/-])" + date + rb"(?![\w/-]|[.:]\d)")
+    for date in (
+        _YEAR + rb"([-/.]?)(?P<mm>0[1-9]|1[0-2])\2(?P<day>[0-2]\d|3[01])",
+        rb"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?[ -]" + _MONTH + rb",?[ -]" + _YEAR,
+        _MONTH + rb",?[ \t]+(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?[ \t]+)?" + _YEAR,
+    )
+]
+#: A heading's leading version: ``1.5.4``, ``v1.5.4``, ``Version 7.88.1``, ``Release 2.5.0``, ``attr-2.4.44``.
+_HEADING_VERSION = re.compile(rb"(?:(?i:version|release)[ \t]+|[\w.+]+-)?v?(\d+(?:\.\d+)+)[a-z]?(?![\w.])")
+#: A blank line (its newlines) before a line that starts at its first column.
+_BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n(?=\S)")
+_DIGIT = re.compile(rb"\d")
+#: How no heading starts: blank, or as a list item, markup, a table's row or a quote does.
+_NOT_A_HEADING_START = frozenset(b" \t#|<>-*+[")
+#: What no release heading holds: a clock time (a log's line), a failure word (a report's section).
+_NOT_A_RELEASE = re.compile(rb"\d:\d\d|(?i:err|fail|fatal|panic|abort|exception|traceback)")
 
 
 def starts_like_change_history(data: bytes) -> bool:
@@ -161,3 +196,52 @@ def _text_begins(lines: list[bytes]) -> bool:
 def _prose_begins(first: bytes, second: bytes) -> bool:
     """Whether a paragraph of running prose begins with ``first`` and goes on into ``second``."""
     return in_running_prose(first.decode("utf-8", "replace"), "", second.decode("utf-8", "replace"))
+
+
+def lists_releases_newest_first(data: bytes) -> bool:
+    """Whether ``data`` (an output's first :data:`RELEASES_REACH` bytes) holds :data:`RELEASE_HEADINGS`
+    release headings or more of one kind, dated or versioned, newest first (see the module's docstring)."""
+    dated: list[tuple[int, ...]] = []
+    versioned: list[tuple[int, ...]] = []
+    size = min(len(data), RELEASES_REACH)
+    starts = itertools.chain((0,), (found.end() for found in _BLANK_LINE.finditer(data, 0, size)))
+    for start in starts:
+        end = data.find(b"\n", start, size)
+        line = data[start : size if end < 0 else end].rstrip()
+        if not line or len(line) > TITLE_CHARS or line[0] in _NOT_A_HEADING_START or not _DIGIT.search(line):
+            continue
+        if not _title(line) or _NOT_A_RELEASE.search(line):
+            continue
+        date = _release_date(line)
+        version = _HEADING_VERSION.match(line) if date is None else None
+        if date is not None:
+            dated.append(date)
+        elif version is not None:
+            versioned.append(tuple(int(part) for part in version.group(1).split(b".")))
+        else:
+            continue
+        keys = dated if date is not None else versioned
+        if len(keys) == RELEASES_SEEN and _newest_first(keys):
+            return True  # enough said
+    return _newest_first(dated) or _newest_first(versioned)
+
+
+def _release_date(line: bytes) -> tuple[int, int, int] | None:
+    """The (year, month, day) of the first date in ``line`` (day 0 when it names none), or None."""
+    for pattern in _DATES:
+        found = pattern.search(line)
+        if found is None:
+            continue
+        parts = found.groupdict()
+        month = parts.get("mm") or _MONTHS.index(parts["month"][:3].lower().decode()) + 1
+        return int(parts["year"]), int(month), int(parts["day"] or 0)
+    return None
+
+
+def _newest_first(keys: list[tuple[int, ...]]) -> bool:
+    """Whether ``keys`` (in the order met) are enough and go back in time: most steps down, few up."""
+    if len(keys) < RELEASE_HEADINGS:
+        return False
+    down = sum(1 for a, b in itertools.pairwise(keys) if b < a)
+    up = sum(1 for a, b in itertools.pairwise(keys) if b > a)
+    return down >= RELEASE_HEADINGS - 1 and up <= down // 4

@@ -25,6 +25,7 @@ __all__ = [
     "neighbours",
     "strip_ansi",
     "text_of",
+    "without_prefix",
 ]
 
 #: Characters of a very long line looked at around its match (for classification and templates).
@@ -38,12 +39,21 @@ def strip_ansi(text: str) -> str:
 
 
 def decode_window(scan: Scan, start: int, end: int, focus: int) -> str:
-    """The line at ``start``-``end`` as shown (a line longer than :data:`WINDOW`: the window around ``focus``)."""
+    """The line at ``start``-``end`` as shown (a line longer than :data:`WINDOW`: the window around ``focus``),
+    after its source's prefix (see :func:`without_prefix`)."""
     if end - start > WINDOW:
         start = max(start, focus - WINDOW // 2)
         end = min(end, start + WINDOW)
     # every carriage-return state of a progress line is read (the match may be in an earlier one)
-    return strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rstrip("\r").replace("\r", " ")
+    text = strip_ansi(bytes(scan.data[start:end]).decode("utf-8", "replace")).rstrip("\r").replace("\r", " ")
+    return without_prefix(scan, text)
+
+
+def without_prefix(scan: Scan, text: str) -> str:
+    """``text`` (a line of ``scan``) after its source's prefix, in an output that interleaves sources."""
+    if scan.prefix is not None and (prefix := scan.prefix.match(text)) is not None:
+        return text[prefix.end() :]
+    return text
 
 
 def as_shown(line: str) -> str:

@@ -29,6 +29,8 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
+from ._multiplex import after_prefix
+
 __all__ = [
     "CLEAN_VERDICT",
     "EXIT_STATUS_LINE",
@@ -38,6 +40,7 @@ __all__ = [
     "LOCATED",
     "NOT_A_PROGRAM",
     "PRIORS",
+    "PROGRAM_NAME",
     "TOOL_DIAGNOSTIC",
     "Prior",
     "Scanner",
@@ -101,12 +104,15 @@ _NONZERO_EXIT = (
     r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned (a )?non-zero|non-zero (exit )?(status|code)[ :=]*[1-9]"
     r"|exit status [1-9]|^[+ ]*exit [1-9][0-9]{0,2}[ \t]*$"
     r"|returned [1-9][0-9]* exit status|\bexited \([1-9]|\breturn code[ :=]+[1-9]"
+    # a field that holds it: docker's ``exitCode=3`` (events) and ``"ExitCode": 137`` (inspect), ``exit_code: 2``
+    r"|\bexit_?code[\"']?[ \t]*[:=][ \t]*[1-9]"
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a
-#: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ...").
+#: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ..."),
+#: or after the bar that ends a service's prefix (docker compose's ``orders_1  | ValueError: ...``).
 #: Not a name inside prose or code ("except TypeError:", "inherited from builtins.ValueError:").
 _RAISED = (
-    r"(^[ \t]*|[:\]>\"'(=] *|\b(Uncaught|Unhandled) )([A-Za-z_][A-Za-z0-9_]*\.)*"
+    r"(^[ \t]*|[:\]>\"'(=|] *|\b(Uncaught|Unhandled) )([A-Za-z_][A-Za-z0-9_]*\.)*"
     r"[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
 )
 #: Ruby's report of an exception nobody rescued: where, then the message, then the class in brackets
@@ -152,10 +158,12 @@ _TOOL_VERDICTS = (
 #: A program's diagnostic: its name starts the line, then what went wrong. A level word in
 #: the name's place (``warning: invalid ...``) is no program, nor is ``usage:`` (see :data:`NOT_A_PROGRAM`).
 _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``, ``identify-im6.q16: ``
+#: A program's name starting a line, as it starts its own messages (``grep: x.db: binary file matches``).
+PROGRAM_NAME = re.compile(_PROGRAM)
 TOOL_DIAGNOSTIC = Prior(
     rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
-    r"timed out|requires|missing)\b)",
+    r"timed out|requires|missing|undefined)\b)",
     "fail",
     3.0,
     caseless=False,
@@ -226,6 +234,8 @@ PRIORS: tuple[Prior, ...] = (
         caseless=False,
     ),
     Prior(_NONZERO_EXIT, "fail", 3.0),
+    # a container's state in a table: ``docker-compose ps``'s ``Exit 1`` (``Exit 0`` when it ended well)
+    Prior(r"\bExit [1-9][0-9]{0,2}([ \t]|$)", "fail", 3.0, caseless=False),
     # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found")
     Prior(r"(:|=>) *(command )?not found *$", "fail", 3.0),
     # container states that mean a crash (Kubernetes, container runtimes)
@@ -484,25 +494,27 @@ class Scanner:
         return self._scan(data)
 
 
-def _sources(mark: bytes | None, failures_only: bool = False, line_starts: bool = True) -> list[tuple[bytes, bool]]:
+def _sources(
+    mark: bytes | None, failures_only: bool = False, line_starts: bool = True, prefixed: bool = False
+) -> list[tuple[bytes, bool]]:
     """(pattern, caseless) for the scanner: every prior (or the failure priors), and the stream mark.
 
-    ``line_starts=False`` leaves out the priors that match only at a line start.
+    ``line_starts=False`` leaves out the priors that match only at a line start; ``prefixed`` adds
+    those with a line start, anchored after a source's prefix too (see :mod:`._multiplex`).
     """
-    out = [
-        (p.pattern.encode(), p.caseless)
-        for p in PRIORS
-        if (not failures_only or p.kind == "fail") and (line_starts or not p.line_start_only)
-    ]
+    chosen = [p for p in PRIORS if (not failures_only or p.kind == "fail") and (line_starts or not p.line_start_only)]
+    out = [(p.pattern.encode(), p.caseless) for p in chosen]
+    if prefixed:
+        out += [(after_prefix(p.pattern).encode(), p.caseless) for p in chosen if "^" in p.pattern.replace("[^", "")]
     if mark:
         out.append((b"^" + re.escape(mark), False))
     return out
 
 
-def _hyperscan_scanner(mark: bytes | None, failures_only: bool, line_starts: bool) -> Scanner:
+def _hyperscan_scanner(mark: bytes | None, failures_only: bool, line_starts: bool, prefixed: bool) -> Scanner:
     import hyperscan
 
-    sources = _sources(mark, failures_only, line_starts)
+    sources = _sources(mark, failures_only, line_starts, prefixed)
     flags = []
     for _, caseless in sources:
         flag = hyperscan.HS_FLAG_MULTILINE
@@ -535,8 +547,8 @@ def _hyperscan_scanner(mark: bytes | None, failures_only: bool, line_starts: boo
     return Scanner("hyperscan", scan)
 
 
-def _re2_scanner(mark: bytes | None, failures_only: bool, line_starts: bool) -> Scanner:
-    sources = _sources(mark, failures_only, line_starts)
+def _re2_scanner(mark: bytes | None, failures_only: bool, line_starts: bool, prefixed: bool) -> Scanner:
+    sources = _sources(mark, failures_only, line_starts, prefixed)
     source = b"|".join(b"(?i:" + s + b")" if caseless else b"(?:" + s + b")" for s, caseless in sources)
     pattern = re2.compile(b"(?m)" + source)
 
@@ -548,7 +560,12 @@ def _re2_scanner(mark: bytes | None, failures_only: bool, line_starts: bool) -> 
 
 @functools.lru_cache(maxsize=8)
 def make_scanner(
-    engine: str | None = None, mark: bytes | None = None, *, failures_only: bool = False, line_starts: bool = True
+    engine: str | None = None,
+    mark: bytes | None = None,
+    *,
+    failures_only: bool = False,
+    line_starts: bool = True,
+    prefixed: bool = False,
 ) -> Scanner:
     """The fastest scanner available (``engine`` forces ``"hyperscan"`` or ``"re2"``).
 
@@ -556,12 +573,13 @@ def make_scanner(
     ``failures_only`` scans for the failure priors alone (fewer patterns, faster); ``line_starts=False``
     leaves out the priors anchored at a line start, for text that has (almost) none, such as compact
     JSON: those cost the most to scan for (Hyperscan follows a ``^prog: .*word`` prior along the
-    whole line to know where it started).
+    whole line to know where it started); ``prefixed`` also finds them after a source's prefix, in an
+    output that interleaves sources (see :mod:`._multiplex`).
     """
     if engine == "re2":
-        return _re2_scanner(mark, failures_only, line_starts)
+        return _re2_scanner(mark, failures_only, line_starts, prefixed)
     try:
-        return _hyperscan_scanner(mark, failures_only, line_starts)
+        return _hyperscan_scanner(mark, failures_only, line_starts, prefixed)
     except ImportError:
         if engine == "hyperscan":
             raise
@@ -569,4 +587,4 @@ def make_scanner(
         if engine == "hyperscan":
             raise
         _log.warning("hyperscan could not compile the signal patterns; scanning with RE2", exc_info=True)
-    return _re2_scanner(mark, failures_only, line_starts)
+    return _re2_scanner(mark, failures_only, line_starts, prefixed)

@@ -26,14 +26,24 @@ from ._documents import (
     starts_like_markup,
     starts_like_pydoc,
 )
-from ._history import starts_like_change_history
-from ._lines import WINDOW, as_shown, decode_window, lines_after, lines_before, neighbours, strip_ansi
+from ._history import RELEASES_REACH, lists_releases_newest_first, starts_like_change_history
+from ._lines import (
+    WINDOW,
+    as_shown,
+    decode_window,
+    lines_after,
+    lines_before,
+    neighbours,
+    strip_ansi,
+    without_prefix,
+)
 from ._patterns import (
     CLEAN_VERDICT,
     EXIT_STATUS_LINE,
     FAILURE_COUNT,
     LOCATED,
     NOT_A_PROGRAM,
+    PROGRAM_NAME,
     TOOL_DIAGNOSTIC,
     classify,
     without_healthy,
@@ -60,8 +70,9 @@ _FEW_RARE = 64
 REPEATED = 5
 #: What a line known to come from stderr adds to its score (its first occurrence, if not repeated).
 STDERR_BONUS = 1.0
-#: The least score of a failure line's first occurrence: above a one-off line without priors (1.4).
-FAILURE_FLOOR = 1.5
+#: The least score of a failure line's first occurrence: above a one-off line without priors (1.4) and a
+#: unit's healthy summary (2.0): a restart loop's traceback, said four times, outranks each worker's ``0 errors``.
+FAILURE_FLOOR = 2.05
 #: What a line without priors scores when its template is unique among repeated ones.
 NOVEL_SCORE = 1.4
 #: A section heading's score (see _headings): below every signal line.
@@ -77,6 +88,9 @@ OUTLINE_TRIES = 300
 #: What a one-off line adds when it starts with a file and line number, as a diagnostic does (``path:12:7: ...``):
 #: it outranks the other one-off lines (below a failure word said a few times).
 LOCATED_BONUS = 0.03
+#: What a one-off line adds when a program's name starts it, as the program starts its own messages (``grep:
+#: x.db: binary file matches`` among the matches it prints, each one-off and located): more than a location.
+PROGRAM_BONUS = 0.04
 #: The least score of the first occurrence of a line with a failure word said a few times: above a novel line.
 FEW_TIMES_FLOOR = NOVEL_SCORE + 0.05
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
@@ -196,6 +210,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     # a file's text or a help document, not a run's report
     source, numbered = starts_like_source(head), greps_one_file(head)
     written = source or starts_like_markup(head) or starts_like_pydoc(head) or starts_like_change_history(head)
+    releases: list[bool] = []  # whether the output lists releases newest first, read at its first failure line
     # a Markdown file's code, where a command chained after the file failed (the run's output follows it)
     chained = written and not source and any(EXIT_STATUS_LINE.fullmatch(r[4].strip()) for r in rows)
     fences = code_fences(scan.data, scan.size) if chained else []
@@ -213,7 +228,9 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
         if stderr:
             unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
-        if unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
+        if unit.kind == "novel" and PROGRAM_NAME.match(text) and not NOT_A_PROGRAM.match(text):
+            unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
+        elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
         if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
@@ -222,7 +239,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if written and unit.failure and after_markdown(fences, start, text):
             written = False  # the Markdown file ended above: the rest is the failed command's output
         if unit.failure and (
-            (written and not _said_by_the_run(text, source))
+            ((written or _lists_releases(scan, releases)) and not _said_by_the_run(text, source))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text, numbered)
             or (end - start > WINDOW and is_code(decode_window(scan, start, start + WINDOW, start)))  # its start
@@ -234,6 +251,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             or _in_commit(scan, start, end, text)
         ):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
+        elif unit.kind == "fail" and unit.score > PROSE_SCORE and is_code(text, numbered):
+            unit.kind, unit.score = "word", PROSE_SCORE  # code that words a failure (``raise X("... failed")``)
         elif is_table_row(text) and in_table_of_records(text, *neighbours(scan, start, end)):
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, RECORD_SCORE)
         if unit.failure and unit.kind == "fail":
@@ -248,6 +267,13 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 
 
 _TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
+
+
+def _lists_releases(scan: Scan, memo: list[bool]) -> bool:
+    """Whether the output's head lists releases newest first (see :mod:`._history`), read once into ``memo``."""
+    if not memo:
+        memo.append(lists_releases_newest_first(bytes(scan.data[:RELEASES_REACH])))
+    return memo[0]
 
 
 def _said_by_the_run(text: str, source: bool) -> bool:
@@ -413,6 +439,8 @@ def _with_rare_lines(
     shapes = raw.translate(_ZERO_DIGITS).decode("utf-8", "replace").split("\n")
     if b"\x1b" in raw or b"\r" in raw:  # else every line is already as shown
         shapes = [as_shown(x) for x in shapes]
+    if scan.prefix is not None:  # each line as its source printed it
+        shapes = [without_prefix(scan, x) for x in shapes]
     counts: Counter[str] = Counter()
     unique: list[str] = []  # lines (digits zeroed) whose template no other line has, so far
     for shape, n in Counter(shapes).items():
@@ -442,7 +470,7 @@ def _with_rare_lines(
             before[i] + i,
             before[i] + i + len(pieces[i]),
             before[i] + i,
-            as_shown(pieces[i].decode("utf-8", "replace")),
+            without_prefix(scan, as_shown(pieces[i].decode("utf-8", "replace"))),
         )
         for i in rare
     ]

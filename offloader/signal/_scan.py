@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.strbuf import ascii_view
+from ._multiplex import MULTIPLEX_REACH, PREFIX, is_multiplexed
 from ._patterns import make_scanner
 
 __all__ = ["BINARY_SAMPLE", "AsciiText", "Candidate", "Scan", "binary_reason", "scan"]
@@ -41,6 +43,7 @@ class Scan:
     dropped: int = 0  # candidate lines beyond MAX_CANDIDATES, not ranked
     engine: str = ""
     mark: bytes | None = None  # lines starting with it are known stderr
+    prefix: re.Pattern[str] | None = None  # each line's source's prefix, read past (see _multiplex)
 
 
 #: Control bytes that text does not hold (tab, newlines, form feed, backspace and ESC excepted).
@@ -216,7 +219,8 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
     size = len(data)
     if size and data[size - 1 : size] == b"\n":
         size -= 1
-    scanner = make_scanner(engine, mark)
+    prefixed = is_multiplexed(bytes(data[:MULTIPLEX_REACH]))
+    scanner = make_scanner(engine, mark, prefixed=prefixed)
     ends, window_starts, newlines_before, newlines = _offsets(scanner, data)
     ends.sort()
     starts: list[tuple[int, int]] = []  # (line start, first match end); matches never span lines
@@ -244,7 +248,7 @@ def scan(data: Any, engine: str | None = None, mark: bytes | None = None) -> Sca
         lines = newlines - (size < len(data)) + 1
     else:
         lines = numbers.at(size)
-    return Scan(data, size, lines, candidates, dropped, scanner.engine, mark)
+    return Scan(data, size, lines, candidates, dropped, scanner.engine, mark, PREFIX if prefixed else None)
 
 
 _DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
