@@ -78,8 +78,6 @@ KNOWN_MISSED_LINES = {
     "removals` is no verdict the engine knows, in the middle of a verbose log",
     "u38_docker_inspect_error_jobs_clean": "pretty JSON of ten containers: a container's `Name` is a field of its "
     "record far below its state, and nothing in a clean record stands out",
-    "u38_docker_inspect_export_oomkilled": "the failed container's `ExitCode: 137` and `OOMKilled: true` are shown; "
-    "its `Name`, a field of the same record forty lines below its state, is not",
     "u40_cythonize_20_modules_warnings_clean": "the last of Cython's `[N/20] Cythonizing` progress lines is the "
     "twentieth of one template: the count reaching its total is no verdict the engine knows",
 }

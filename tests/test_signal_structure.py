@@ -1669,3 +1669,23 @@ def test_a_line_start_anchor_moves_after_the_prefix_but_not_inside_a_character_c
 
     anchor = f"^(?:{PREFIX.pattern})"
     assert after_prefix(r"^cp: |(^|[^.\w])x|[]^]y|\^z") == rf"{anchor}cp: |({anchor}|[^.\w])x|[]^]y|\^z"
+
+
+def test_a_failure_field_in_a_nested_object_brings_the_field_that_names_its_record() -> None:
+    records = []
+    for i, a in enumerate(_AREA_WORDS[:12]):
+        code = 137 if a == "ledger" else 0
+        records.append(
+            {
+                "Id": f"{i:064d}",
+                "State": {"Status": "exited", "OOMKilled": code == 137, "Pid": 0, "ExitCode": code, "Error": ""},
+                "Image": "sha256:" + "0" * 64,
+                **{f"Path{j}": f"/var/lib/docker/containers/{i:064d}/file{j}" for j in range(8)},
+                "Name": f"/nightly_{a}_export",
+                "HostConfig": {"RestartPolicy": {"Name": "no", "MaximumRetryCount": 0}},
+            }
+        )
+    text = json.dumps(records, indent=4)
+    preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=500)
+    assert '"ExitCode": 137' in preview
+    assert '"Name": "/nightly_ledger_export"' in preview

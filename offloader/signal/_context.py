@@ -28,6 +28,13 @@ _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
 _LABELLED_FIELD = re.compile(r"^[ \t]+[A-Za-z][\w -]{0,30}:(\s|$)")
 #: Sibling fields before a field that matched (they say which record it is).
 SIBLINGS = 4
+#: A field that names its record, and the keys that do, best first: ``"Name": "/nightly_export"``, ``"id": 7``.
+_NAMING_KEYS = ("name", "title", "key", "slug", "id", "uid")
+_NAMING_FIELD = re.compile(r'^([ \t]*)"((?i:name|title|key|slug|id|uid))"\s*:\s*("[^"]*"|-?\d+)\s*,?\s*$')
+#: A field whose value is an object (``"State": {``).
+_OBJECT_FIELD = re.compile(r'^[ \t]*"[^"]*"\s*:\s*\{\s*$')
+#: How far from a failure field the field that names its record is looked for, up and down.
+RECORD_NAME_REACH = 60
 #: A field's label in a record laid out in columns: capitalised words (``Result``, ``Parent URL``, ``D/L time``).
 _LABEL_SOURCE = r"[A-Z][A-Za-z/.-]*(?: [A-Za-z/.-]+)*"
 _LABEL = re.compile(_LABEL_SOURCE)
@@ -103,6 +110,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     field = _FIELD.match(text)
     if field is not None:
         _add_siblings(scan, unit, field.group(1))
+        if unit.failure:
+            _add_record_name(scan, unit, len(field.group(1)))
     elif (aligned := _ALIGNED_FIELD.match(text)) is not None:
         _add_record_head(scan, unit, aligned.end())
     if text[:1] in (" ", "\t") and not framed:
@@ -290,6 +299,32 @@ def _add_record_head(scan: Scan, unit: Unit, column: int) -> None:
             return
     if head is not None:
         unit.context.append(head)
+
+
+def _add_record_name(scan: Scan, unit: Unit, indent: int) -> None:
+    """The field that names the record a failure field is in, or the record its object is a field of
+    (``"Name": "/nightly_export"``, forty lines below the ``"State"`` whose ``"ExitCode": 137`` failed, in
+    ``docker inspect``): the best-named one (:data:`_NAMING_KEYS`), within :data:`RECORD_NAME_REACH` lines."""
+    above = list(lines_before(scan, unit.start, RECORD_NAME_REACH))
+    opener = next(((n, bounds, line) for n, bounds, line in above if line.strip() and indent_of(line) < indent), None)
+    levels = [indent]
+    if opener is not None and _OBJECT_FIELD.match(opener[2]):  # the failure is in an object that is a field
+        levels.append(indent_of(opener[2]))
+    for level in levels:
+        named: list[tuple[int, int, tuple[int, int, int]]] = []  # (preference, distance, row)
+        for rows, sign in ((above, -1), (list(lines_after(scan, unit.end, RECORD_NAME_REACH)), 1)):
+            for n, bounds, line in rows:
+                if line.strip() and indent_of(line) < level:
+                    break  # the record's start or end
+                name = _NAMING_FIELD.match(line)
+                if name is not None and len(name.group(1)) == level:
+                    row = (unit.lineno + sign * n, *bounds)
+                    named.append((_NAMING_KEYS.index(name.group(2).lower()), n, row))
+        if named:
+            best = min(named)[2]
+            if best not in unit.context:
+                unit.context.append(best)
+            return
 
 
 def _add_siblings(scan: Scan, unit: Unit, indent: str) -> None:
