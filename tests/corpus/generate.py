@@ -82,6 +82,8 @@ fd, ag, tree and RCS ``merge`` (Debian ``fd-find``, ``silversearcher-ag``, ``tre
 universal-ctags, git, patch and sed already on the machine, for unseen-39.
 Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``libopenmpi-dev``, ``gcc``, ``gfortran``,
 ``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
+Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bundler``, ``cpanminus``, ``make``,
+``golang-go``), with rustup's stable cargo already on the machine and no registry of theirs reached, for unseen-41.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -103,6 +105,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
+import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
