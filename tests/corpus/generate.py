@@ -84,6 +84,9 @@ Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``lib
 ``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
 Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bundler``, ``cpanminus``, ``make``,
 ``golang-go``), with rustup's stable cargo already on the machine and no registry of theirs reached, for unseen-41.
+Debian ``locales-all`` and ``gcc-12-locales`` (the locales and gcc's translations), with gcc, g++, make, git, coreutils,
+tar, dpkg-deb, apt-get, wget and gettext's msgfmt and their own translations, run in German, French, Spanish, Japanese,
+Chinese, Russian and Portuguese, for unseen-42.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -106,6 +109,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
+import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
