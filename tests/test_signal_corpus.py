@@ -80,6 +80,9 @@ KNOWN_MISSED_LINES = {
     "record far below its state, and nothing in a clean record stands out",
     "u40_cythonize_20_modules_warnings_clean": "the last of Cython's `[N/20] Cythonizing` progress lines is the "
     "twentieth of one template: the count reaching its total is no verdict the engine knows",
+    "u41_gem_build_install_clean": "a clean `gem list`: the labelled row is one of fourteen project gems alike "
+    "(`audit_trail (1.13.0)`; names joined by underscores are masked, so they share a template), while each of "
+    "the seventy `name (default: x.y.z)` rows differs by its plain name and is ranked one-off",
 }
 
 

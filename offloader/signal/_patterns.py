@@ -29,6 +29,15 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]
 
+from ._locales import (
+    LOCALIZED_ERROR_NOUN,
+    LOCALIZED_ERRORS,
+    LOCALIZED_FAILURE,
+    LOCALIZED_LABEL,
+    LOCALIZED_PROBLEM,
+    LOCALIZED_WARNING,
+    LOCALIZED_WORDS,
+)
 from ._multiplex import after_prefix
 
 __all__ = [
@@ -104,6 +113,7 @@ _NONZERO_EXIT = (
     r"exit(ed)?( with)?( code| status)[ :=]*[1-9]|returned (a )?non-zero|non-zero (exit )?(status|code)[ :=]*[1-9]"
     r"|exit status [1-9]|^[+ ]*exit [1-9][0-9]{0,2}[ \t]*$"
     r"|returned [1-9][0-9]* exit status|\bexited \([1-9]|\breturn code[ :=]+[1-9]"
+    r"|\bexit(ing|ed)? with (a )?(failure|error) status\b"
     # a field that holds it: docker's ``exitCode=3`` (events) and ``"ExitCode": 137`` (inspect), ``exit_code: 2``
     r"|\bexit_?code[\"']?[ \t]*[:=][ \t]*[1-9]"
 )
@@ -161,7 +171,8 @@ _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``
 #: A program's name starting a line, as it starts its own messages (``grep: x.db: binary file matches``).
 PROGRAM_NAME = re.compile(_PROGRAM)
 TOOL_DIAGNOSTIC = Prior(
-    rf"^{_PROGRAM}(?i:.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
+    # a message that starts with its level (``tar: Error is not recoverable: exiting now``), or names the problem
+    rf"^{_PROGRAM}(?i:(error|fatal)\b|.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
     r"timed out|requires|missing|undefined)\b)",
     "fail",
@@ -260,6 +271,11 @@ PRIORS: tuple[Prior, ...] = (
     # 725", "cp: cannot stat 'x': No such file or directory", "ln: failed to create symbolic link")
     TOOL_DIAGNOSTIC,
     Prior(_FAULT_WORDS, "fail", 2.0),
+    # the same under a non-English locale (see _locales): gcc's ``Fehler:``, ``erreur :``, ``エラー:``, a
+    # program's ``cp: impossible d'évaluer ...``, the C library's ``Keine Berechtigung``
+    Prior(LOCALIZED_LABEL, "fail", 3.0, caseless=False),
+    Prior(rf"^{_PROGRAM}.*{LOCALIZED_PROBLEM}", "fail", 3.0, caseless=False),
+    Prior(LOCALIZED_FAILURE, "fail", 2.5, caseless=False),
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),
     # HTTP 5xx: the status after a quoted request line (``"GET /x HTTP/1.1" 500``), not any number after
@@ -273,11 +289,16 @@ PRIORS: tuple[Prior, ...] = (
     # weaker words and warnings
     Prior(r"\b(errors?|fail|failures|exceptions?|abort|panic|crash(ed|es)?|broken|missing)\b", "word", 1.2),
     Prior(r"\b(warn|warning|warnings|deprecated|deprecation)\b", "warn", 1.0),
+    Prior(LOCALIZED_WARNING, "warn", 1.0, caseless=False),
     # outcome summaries (good or bad)
     Prior(_COUNTED_OUTCOMES, "summary", 2.5),
     Prior(_OUTCOME_TALLIES, "summary", 2.0),
     Prior(_RUNNER_VERDICTS, "summary", 2.5),
     Prior(_TOOL_VERDICTS, "summary", 2.0),
+    # a count of errors with a word between (``found 1 fatal error``, ``due to 10 previous errors``), and in
+    # another language (see _locales)
+    Prior(rf"{_COUNT} [a-z]+ (errors?|failures?)\b", "summary", 2.5),
+    Prior(LOCALIZED_ERRORS, "summary", 2.5, caseless=False),
     # structure
     # a chained exception's cause (Java's ``Caused by: java.io.IOException``, anyhow's ``Caused by:``), not a
     # wrapped sentence going on with "caused by ..." (``gcc --help``'s option texts)
@@ -296,6 +317,7 @@ HEALTHY = re.compile(
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
+    rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
     # for retry``, ``240 failed orders, all matched to a refund``): bookkeeping, not a failure of the run
     r"|\b(retried|requeued|re-queued) [0-9][0-9,]* (failed|errors?|failures?)\b"
@@ -316,6 +338,7 @@ HEALTHY_WORDS = (
     "rejected",
     "broken",
     "cancelled",
+    *LOCALIZED_WORDS,
 )
 
 
@@ -350,7 +373,9 @@ def without_healthy(text: str) -> str:
 
 #: A count of failures in a summary (``found 2 errors in 1 files``): once healthy zeros are removed, the
 #: summary names failures, as ``2399 ok, 1 failed`` does.
-FAILURE_COUNT = re.compile(rf"(?i)(?<![\w:]){_NUM} (errors?|failures?|incorrect|rejected)\b")
+FAILURE_COUNT = re.compile(
+    rf"(?i)(?<![\w:]){_NUM} ([a-z]+ )?(errors?|failures?)\b|(?<![\w:]){_NUM} (incorrect|rejected)\b|" + LOCALIZED_ERRORS
+)
 
 #: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log
 #: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.
