@@ -84,6 +84,10 @@ Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``lib
 ``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
 Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bundler``, ``cpanminus``, ``make``,
 ``golang-go``), with rustup's stable cargo already on the machine and no registry of theirs reached, for unseen-41.
+moreutils' ts, devscripts' annotate-output, daemontools' tai64n, runit's runsv and svlogd, GNU parallel, expect's
+unbuffer, rsyslog with logger, Go, sqlite3, Docker with Compose 1.29 and Node.js (Debian ``moreutils``, ``devscripts``,
+``daemontools``, ``runit``, ``parallel``, ``expect``, ``rsyslog``, ``golang-go``, ``sqlite3``, ``docker.io``,
+``docker-compose``, ``nodejs``), with rustup's stable cargo and wheel from PyPI, for unseen-44.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -106,6 +110,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
+import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
