@@ -87,6 +87,10 @@ Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bun
 Debian ``locales-all`` and ``gcc-12-locales`` (the locales and gcc's translations), with gcc, g++, make, git, coreutils,
 tar, dpkg-deb, apt-get, wget and gettext's msgfmt and their own translations, run in German, French, Spanish, Japanese,
 Chinese, Russian and Portuguese, for unseen-42.
+moreutils' ts, devscripts' annotate-output, daemontools' tai64n, runit's runsv and svlogd, GNU parallel, expect's
+unbuffer, rsyslog with logger, Go, sqlite3, Docker with Compose 1.29 and Node.js (Debian ``moreutils``, ``devscripts``,
+``daemontools``, ``runit``, ``parallel``, ``expect``, ``rsyslog``, ``golang-go``, ``sqlite3``, ``docker.io``,
+``docker-compose``, ``nodejs``), with rustup's stable cargo and wheel from PyPI, for unseen-44.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -109,6 +113,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
+import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
