@@ -84,6 +84,11 @@ Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``lib
 ``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
 Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bundler``, ``cpanminus``, ``make``,
 ``golang-go``), with rustup's stable cargo already on the machine and no registry of theirs reached, for unseen-41.
+OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven with Debian's plugins and
+``/usr/share/maven-repo``, log4j2, Groovy, Scala and Kotlin (Debian ``default-jdk``, ``junit4``, ``junit5``,
+``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
+``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
+unseen-43.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -106,6 +111,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
+import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
