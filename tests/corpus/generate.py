@@ -91,6 +91,11 @@ moreutils' ts, devscripts' annotate-output, daemontools' tai64n, runit's runsv a
 unbuffer, rsyslog with logger, Go, sqlite3, Docker with Compose 1.29 and Node.js (Debian ``moreutils``, ``devscripts``,
 ``daemontools``, ``runit``, ``parallel``, ``expect``, ``rsyslog``, ``golang-go``, ``sqlite3``, ``docker.io``,
 ``docker-compose``, ``nodejs``), with rustup's stable cargo and wheel from PyPI, for unseen-44.
+OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven with Debian's plugins and
+``/usr/share/maven-repo``, log4j2, Groovy, Scala and Kotlin (Debian ``default-jdk``, ``junit4``, ``junit5``,
+``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
+``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
+unseen-43.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -115,6 +120,7 @@ import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
+import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
