@@ -1689,3 +1689,24 @@ def test_a_failure_field_in_a_nested_object_brings_the_field_that_names_its_reco
     preview = make_preview(text, counter=TiktokenCounter(), preview_tokens=500)
     assert '"ExitCode": 137' in preview
     assert '"Name": "/nightly_ledger_export"' in preview
+
+
+def test_a_zero_count_of_aborted_tests_is_healthy() -> None:
+    lines = [f"[ {i:>4} tests successful ]" for i in range(300)] + ["[ 0 containers aborted ]", "[ 0 tests aborted ]"]
+    assert not read_signal("\n".join(lines) + "\n").failing
+    assert read_signal("\n".join([*lines, "[ 2 tests aborted ]"]) + "\n").failing
+
+
+def test_a_deadlock_found_is_failure_evidence() -> None:
+    threads = [f'"worker-{i}" #{i} prio=5 os_prio=0 tid=0x{i:016x} nid={i} waiting on condition' for i in range(400)]
+    assert not read_signal("\n".join(threads) + "\n").failing
+    threads.insert(380, "Found one Java-level deadlock:")
+    signal = read_signal("\n".join(threads) + "\n")
+    assert [u.lineno for u in signal.units if u.failure] == [381]
+
+
+def test_a_bare_verdict_brings_the_line_that_names_what_failed() -> None:
+    lines = [f"    [junit] Testcase: testAmount{i} took 0.001 sec" for i in range(400)]
+    lines.insert(201, "    [junit] \tFAILED")  # under testAmount200, a line alike to all the others
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
+    assert "testAmount200 took" in preview

@@ -86,6 +86,12 @@ _CONTEXT_AFTER = re.compile(
     r"|^\s*(Expected|Received|Actual|got|expected|left|right|\+|-)[\s:]"
 )
 
+#: A failure line that is only its verdict, after its task's name or not (ant's ``    [junit] \tFAILED`` under
+#: ``    [junit] Testcase: testX took 0.003 sec``): what failed is the line above it.
+_BARE_VERDICT = re.compile(
+    r"([ \t]*\[[\w.-]+\])?[ \t]*(FAILED|FAILURE|FAIL|ERROR|ERRORED|CRASHED|TIMEOUT)[.!]?[ \t]*\r?"
+)
+
 
 def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
@@ -107,6 +113,10 @@ def attach_context(scan: Scan, unit: Unit) -> None:
                 unit.context.extend(found)
                 framed = True
                 break
+    if unit.failure and _BARE_VERDICT.fullmatch(text):
+        for back, bounds, prev in lines_before(scan, unit.start, 1):
+            if prev.strip():
+                unit.context.append((unit.lineno - back, *bounds))
     field = _FIELD.match(text)
     if field is not None:
         _add_siblings(scan, unit, field.group(1))

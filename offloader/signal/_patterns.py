@@ -226,6 +226,8 @@ PRIORS: tuple[Prior, ...] = (
     # sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
     Prior(
         r"segmentation fault|core dumped|\bkilled\b|out of memory|bus error|\baborted\b|<defunct>"
+        # a deadlock found (jstack's ``Found one Java-level deadlock:``, PostgreSQL's ``deadlock detected``)
+        r"|\bFound (one|[1-9][0-9]*) ([A-Za-z-]+ )?deadlocks?\b|\bdeadlock (detected|found)\b"
         r"|\b(address|thread|memory|leak|undefinedbehavior)sanitizer:",
         "fail",
         3.0,
@@ -310,7 +312,8 @@ PRIORS: tuple[Prior, ...] = (
 #: accounting of errors (``error budget``, ``error rate``) and a level given as an option's value
 #: (``--min-level ERROR``): removed from a line before classifying it.
 HEALTHY = re.compile(
-    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected)\b"
+    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected"
+    r"|aborted)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total| [a-z]+)?"
     r"\"?\s*[=:]\s*0\b(?!\.)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
@@ -338,6 +341,7 @@ HEALTHY_WORDS = (
     "rejected",
     "broken",
     "cancelled",
+    "aborted",
     *LOCALIZED_WORDS,
 )
 
