@@ -1710,3 +1710,13 @@ def test_a_bare_verdict_brings_the_line_that_names_what_failed() -> None:
     lines.insert(201, "    [junit] \tFAILED")  # under testAmount200, a line alike to all the others
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
     assert "testAmount200 took" in preview
+
+
+def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
+    lines = [f"INFO webhooks: delivered wh_{i:05d} attempt 2/5" for i in range(300)]
+    for said in (
+        "INFO webhooks: loaded 240 failed deliveries from the dead-letter table",
+        "240 failed deliveries queued",
+    ):
+        assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
+    assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing

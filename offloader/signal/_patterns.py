@@ -323,8 +323,9 @@ HEALTHY = re.compile(
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
     # for retry``, ``240 failed orders, all matched to a refund``): bookkeeping, not a failure of the run
-    r"|\b(retried|requeued|re-queued) [0-9][0-9,]* (failed|errors?|failures?)\b"
-    r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued for retry|for retry|to requeue|requeued|"
+    # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``240 failed deliveries queued``)
+    r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued) [0-9][0-9,]* (failed|errors?|failures?)\b"
+    r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
     r"retried|all (matched|resolved|reconciled|retried))\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
     r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
@@ -347,7 +348,7 @@ HEALTHY_WORDS = (
 
 
 #: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
-#: ``retr``, ``queue`` or ``all ``.
+#: ``retr``, ``queue``, ``all ``, ``loaded ``, ``fetched `` or ``claimed ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -369,6 +370,9 @@ def without_healthy(text: str) -> str:
         and "--" not in text
         and "retr" not in folded
         and "queue" not in folded
+        and "loaded " not in folded
+        and "fetched " not in folded
+        and "claimed " not in folded
         and "all " not in folded
     ):
         return text
