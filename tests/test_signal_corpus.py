@@ -85,8 +85,6 @@ KNOWN_MISSED_LINES = {
     "the seventy `name (default: x.y.z)` rows differs by its plain name and is ranked one-off",
     "u42_apt_install_clean_pt": "apt's Portuguese `16 pacotes novos instalados` is no verdict the engine knows; the "
     "sixteen package descriptions that say `retries failed jobs and reports errors` outrank it",
-    "u43_jstack_deadlock": "the deadlock's header is kept, but of the lock chain under it only the first thread's "
-    'lines are: `which is held by "refund-worker"` is the second thread\'s',
     "u44_tai64n_go_test_errors_retry_clean": "a clean `go test -v`: each package's `ok` line is one of many alike "
     "(the package's path masked); one-off test log lines that say timeout or conflict outrank them",
 }

@@ -1720,3 +1720,21 @@ def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
     ):
         assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
     assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing
+
+
+def test_a_failures_heading_brings_the_short_paragraph_under_it() -> None:
+    threads = [f'"worker-{i}" #{i} prio=5 os_prio=0 tid=0x{i:016x} nid={i} waiting on condition' for i in range(400)]
+    threads[300:300] = [
+        "",
+        "Found one Java-level deadlock:",
+        "=============================",
+        '"ledger-writer":',
+        "  waiting to lock monitor 0x00007f3a (object 0x00000007, a java.lang.Object),",
+        '  which is held by "refund-worker"',
+        '"refund-worker":',
+        "  waiting to lock monitor 0x00007f3b (object 0x00000008, a java.lang.Object),",
+        '  which is held by "ledger-writer"',
+        "",
+    ]
+    preview = make_preview("\n".join(threads) + "\n", counter=COUNTER, preview_tokens=300)
+    assert 'which is held by "refund-worker"' in preview and 'which is held by "ledger-writer"' in preview

@@ -47,6 +47,10 @@ RECORD_REACH = 12
 BLOCK_LINES = 4
 #: How many lines of a block are read for them, at most.
 BLOCK_REACH = 12
+#: A failure's heading brings the paragraph under it when a blank line ends it within this many lines.
+PARAGRAPH_REACH = 8
+#: A rule under a heading (``=====``, ``-----``).
+_RULE = re.compile(r"\s*[=\-_*~]{3,}\s*")
 #: An indented failure line brings the whole block indented deeper under it when that block ends
 #: within this many lines (promtool's ``FAILED:`` over its ``exp:[...]`` and ``got:[...]``).
 NESTED_REACH = 16
@@ -154,7 +158,10 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         else:
             break
     if text[:1] not in (" ", "\t") and not followed:
+        before = len(unit.context)
         _add_block(scan, unit, fields_only=unit.kind != "fail")
+        if unit.failure and len(unit.context) == before and text.rstrip().endswith(":"):
+            _add_paragraph(scan, unit)
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
@@ -267,6 +274,19 @@ def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
     if fields_only and not all(_LABELLED_FIELD.match(text_of(scan, (s, e))) for _, s, e in chosen):
         return
     unit.context.extend(chosen)
+
+
+def _add_paragraph(scan: Scan, unit: Unit) -> None:
+    """The short paragraph a failure's heading stands over, its lines not indented under it (jstack's
+    ``Found one Java-level deadlock:`` over a rule and the lock chain, thread by thread): every line up to the
+    blank line that ends it, rules aside, when it ends within PARAGRAPH_REACH lines."""
+    rows: list[tuple[int, int, int]] = []
+    for ahead, bounds, after in lines_after(scan, unit.end, PARAGRAPH_REACH):
+        if not after.strip():
+            unit.context.extend(rows)
+            return
+        if not _RULE.fullmatch(after):
+            rows.append((unit.lineno + ahead, *bounds))
 
 
 def _add_nested_block(scan: Scan, unit: Unit, indent: int) -> None:
