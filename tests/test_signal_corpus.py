@@ -74,8 +74,6 @@ KNOWN_MISSED_LINES = {
     "`Certificate Validity (UTC)   expired` row says it without a failure word",
     "u37_pipx_install_flake8_clean": "pipx's `installed package flake8 7.1.1` is no verdict the engine knows, in "
     "the middle of a verbose log",
-    "u37_poetry_lock_install_error_reporter_clean": "poetry's `Package operations: 19 installs, 0 updates, 0 "
-    "removals` is no verdict the engine knows, in the middle of a verbose log",
     "u38_docker_inspect_error_jobs_clean": "pretty JSON of ten containers: a container's `Name` is a field of its "
     "record far below its state, and nothing in a clean record stands out",
     "u40_cythonize_20_modules_warnings_clean": "the last of Cython's `[N/20] Cythonizing` progress lines is the "

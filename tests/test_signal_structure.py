@@ -1738,3 +1738,19 @@ def test_a_failures_heading_brings_the_short_paragraph_under_it() -> None:
     ]
     preview = make_preview("\n".join(threads) + "\n", counter=COUNTER, preview_tokens=300)
     assert 'which is held by "refund-worker"' in preview and 'which is held by "ledger-writer"' in preview
+
+
+@pytest.mark.parametrize(
+    "tally",
+    [
+        "Package operations: 19 installs, 0 updates, 0 removals",
+        "0 upgraded, 16 newly installed, 0 to remove and 0 not upgraded.",
+        "0 pacotes atualizados, 16 pacotes novos instalados, 0 a serem removidos e 0 não atualizados.",
+    ],
+)
+def test_a_tally_of_three_counts_is_a_summary_in_any_language(tally: str) -> None:
+    lines = [f"  - Installing ledger-part-{i} (1.{i}.0): Pending..." for i in range(300)]
+    lines.insert(150, tally)
+    signal = read_signal("\n".join(lines) + "\n")
+    assert not signal.failing
+    assert signal.units[0].lineno == 151 and signal.units[0].kind == "summary"

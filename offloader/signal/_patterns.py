@@ -152,6 +152,9 @@ _OUTCOME_TALLIES = (
     r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
     r"|^\W{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+\s*$"
 )
+#: A count and what it counts (one to three words of any script, no digits or commas).
+_COUNTED = r"[0-9]+ [^\s,0-9]+( [^\s,0-9]+){0,2}"
+_TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
@@ -301,6 +304,9 @@ PRIORS: tuple[Prior, ...] = (
     # another language (see _locales)
     Prior(rf"{_COUNT} [a-z]+ (errors?|failures?)\b", "summary", 2.5),
     Prior(LOCALIZED_ERRORS, "summary", 2.5, caseless=False),
+    # a tally of three counts or more, in any language (poetry's ``19 installs, 0 updates, 0 removals``, apt's
+    # ``0 upgraded, 16 newly installed, 0 to remove`` and its translations)
+    Prior(_TALLY, "summary", 2.0),
     # structure
     # a chained exception's cause (Java's ``Caused by: java.io.IOException``, anyhow's ``Caused by:``), not a
     # wrapped sentence going on with "caused by ..." (``gcc --help``'s option texts)
