@@ -84,6 +84,9 @@ Open MPI, gcc, gfortran, make, gnuplot and maxima (Debian ``openmpi-bin``, ``lib
 ``make``, ``gnuplot-nox``, ``maxima``), with numba, scipy, Cython and pytest from PyPI, for unseen-40.
 Ruby's gem and Bundler, cpanminus with make, and Go (Debian ``ruby``, ``ruby-bundler``, ``cpanminus``, ``make``,
 ``golang-go``), with rustup's stable cargo already on the machine and no registry of theirs reached, for unseen-41.
+Debian ``chromium`` and ``chromium-driver`` (headless, no browser downloaded), with ``@playwright/test``,
+``puppeteer-core``, ``axe-core``, ``mocha``, ``selenium-webdriver`` and ``@lhci/cli`` from the npm registry (with
+Node.js and npm) and selenium from PyPI, for unseen-45.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -105,6 +108,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
+import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
