@@ -96,6 +96,9 @@ OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven
 ``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
 ``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
 unseen-43.
+Debian ``chromium`` and ``chromium-driver`` (headless, no browser downloaded), with ``@playwright/test``,
+``puppeteer-core``, ``axe-core``, ``mocha``, ``selenium-webdriver`` and ``@lhci/cli`` from the npm registry (with
+Node.js and npm) and selenium from PyPI, for unseen-45.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -117,6 +120,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
+import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
