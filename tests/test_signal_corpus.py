@@ -83,6 +83,10 @@ KNOWN_MISSED_LINES = {
     "the seventy `name (default: x.y.z)` rows differs by its plain name and is ranked one-off",
     "u42_apt_install_clean_pt": "apt's Portuguese `16 pacotes novos instalados` is no verdict the engine knows; the "
     "sixteen package descriptions that say `retries failed jobs and reports errors` outrank it",
+    "u45_lhci_budget_failure": "Lighthouse CI's failed budget is shown with its verdict; the `result(s) for "
+    "http://localhost:8080/checkout.html` header of its page, one of five alike, is two lines above and not shown",
+    "u45_playwright_json_strict_mode": "Playwright's JSON report: the failed result's message and stack are shown; "
+    "the test's `title` is a field of the spec object seventeen lines up, outside the result's record",
     "u44_tai64n_go_test_errors_retry_clean": "a clean `go test -v`: each package's `ok` line is one of many alike "
     "(the package's path masked); one-off test log lines that say timeout or conflict outrank them",
 }

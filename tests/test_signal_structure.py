@@ -1754,3 +1754,20 @@ def test_a_tally_of_three_counts_is_a_summary_in_any_language(tally: str) -> Non
     signal = read_signal("\n".join(lines) + "\n")
     assert not signal.failing
     assert signal.units[0].lineno == 151 and signal.units[0].kind == "summary"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "    console.warn: [failed-payments] 3 failed payments waiting for retry",
+        "WARNING: retry of the export failed, trying the mirror",
+        "[warn] Last exception: ValueError in ledger export",
+        "npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory",
+    ],
+)
+def test_a_line_labelled_a_warning_is_shown_but_no_failure_evidence(line: str) -> None:
+    lines = [f"saved screenshots/desktop/page-{i}.png (1280x800)" for i in range(300)]
+    lines.insert(120, line)
+    signal = read_signal("\n".join(lines) + "\n")
+    assert not signal.failing
+    assert 121 in [u.lineno for u in signal.units[:3]]

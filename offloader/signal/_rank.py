@@ -62,6 +62,9 @@ _IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
 IGNORED_REACH = 3
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
+#: A line its writer labels a warning (``WARNING: ...``, ``[warn] ...``, ``npm WARN ...``, a page's
+#: ``console.warn: ...``): what it says about a failure is a warning, not failure evidence.
+_WARNING_LABEL = re.compile(r"[ \t]*(\[?(warn|warning)\]?:?[ \t]|console\.warn:|npm WARN\b|W: )", re.IGNORECASE)
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
 NOVELTY_BYTES = 256 * 1024
 #: Up to this many one-off lines are located by ``list.index`` (C), beyond by one Python pass.
@@ -233,6 +236,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
         if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
+            unit.failure = False
+        if unit.failure and _WARNING_LABEL.match(text):  # a warning that words a failure: shown, not the outcome
             unit.failure = False
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
