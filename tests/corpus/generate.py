@@ -96,6 +96,8 @@ OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven
 ``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
 ``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
 unseen-43.
+Python with pytest, Go, gcc, make, sqlite3, jq, curl, tar and Node.js with npm (Debian ``golang-go``, ``gcc``,
+``make``, ``sqlite3``, ``jq``, ``curl``, ``nodejs``, ``npm``), with ESLint 8.57.0 from the npm registry, for unseen-46.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -120,6 +122,7 @@ import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
+import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
