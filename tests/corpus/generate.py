@@ -99,6 +99,8 @@ unseen-43.
 Debian ``chromium`` and ``chromium-driver`` (headless, no browser downloaded), with ``@playwright/test``,
 ``puppeteer-core``, ``axe-core``, ``mocha``, ``selenium-webdriver`` and ``@lhci/cli`` from the npm registry (with
 Node.js and npm) and selenium from PyPI, for unseen-45.
+Python with pytest, Go, gcc, make, sqlite3, jq, curl, tar and Node.js with npm (Debian ``golang-go``, ``gcc``,
+``make``, ``sqlite3``, ``jq``, ``curl``, ``nodejs``, ``npm``), with ESLint 8.57.0 from the npm registry, for unseen-46.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -124,6 +126,7 @@ import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
+import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
