@@ -1771,3 +1771,17 @@ def test_a_line_labelled_a_warning_is_shown_but_no_failure_evidence(line: str) -
     signal = read_signal("\n".join(lines) + "\n")
     assert not signal.failing
     assert 121 in [u.lineno for u in signal.units[:3]]
+
+
+def test_an_error_label_may_say_where_before_its_colon() -> None:
+    lines = [f"==> applying migrations/{i:04d}_ledger.sql" for i in range(200)]
+    lines.insert(100, "Parse error near line 3: no such column: refund_id")
+    signal = read_signal("\n".join(lines) + "\n")
+    assert [u.lineno for u in signal.units if u.failure] == [101]
+
+
+def test_a_tables_column_headers_are_no_failure_evidence() -> None:
+    rows = [f"card_declined_{i:<6}  {i % 60:<6}  {i / 7:.14f}" for i in range(200)]
+    table = ["error               failed  avg_retries", "------------------  ------  ----------------", *rows]
+    assert not read_signal("\n".join(table) + "\n").failing
+    assert read_signal("\n".join(["error: the export failed", *rows]) + "\n").failing

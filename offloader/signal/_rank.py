@@ -62,6 +62,8 @@ _IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
 IGNORED_REACH = 3
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
+#: The rules under a table's column headers: two columns or more of dashes (``------  ------  ----``).
+_COLUMN_RULES = re.compile(r"[ \t]*[-=]{2,}([ \t]+[-=]{2,}|[ \t]*\+[-=]{2,})+[ \t]*\r?")
 #: A line its writer labels a warning (``WARNING: ...``, ``[warn] ...``, ``npm WARN ...``, a page's
 #: ``console.warn: ...``): what it says about a failure is a warning, not failure evidence.
 _WARNING_LABEL = re.compile(r"[ \t]*(\[?(warn|warning)\]?:?[ \t]|console\.warn:|npm WARN\b|W: )", re.IGNORECASE)
@@ -239,6 +241,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if unit.failure and _WARNING_LABEL.match(text):  # a warning that words a failure: shown, not the outcome
             unit.failure = False
+        if unit.failure and _heads_columns(scan, end):  # ``error   failed  avg_retries`` over ``-----  ------``
+            unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if written and unit.failure and after_markdown(fences, start, text):
@@ -329,6 +333,13 @@ def _template_of(zeroed: str, templates: dict[str, str]) -> str:
     if masked is None:
         masked = templates[zeroed] = template(zeroed)
     return masked
+
+
+def _heads_columns(scan: Scan, end: int) -> bool:
+    """Whether the line ending at ``end`` is the header of a table laid out in columns: the line under it
+    rules each column with dashes (sqlite3's ``.mode column``, psql's, many CLIs' listings)."""
+    below = next(iter(lines_after(scan, end, 1)), None)
+    return below is not None and _COLUMN_RULES.fullmatch(below[2]) is not None
 
 
 def _closing_verdict(
