@@ -96,6 +96,9 @@ OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven
 ``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
 ``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
 unseen-43.
+torch 2.13.0 (the CPU wheel), scikit-learn, LightGBM, XGBoost (``xgboost-cpu``), tqdm and numpy from PyPI, installed
+once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs`` (pip with the machine's
+configuration, whose wheel folder holds the CPU build of torch), with util-linux's ``setpriv``, for unseen-47.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -119,6 +122,7 @@ import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
+import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
