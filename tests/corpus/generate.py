@@ -101,6 +101,9 @@ Debian ``chromium`` and ``chromium-driver`` (headless, no browser downloaded), w
 Node.js and npm) and selenium from PyPI, for unseen-45.
 Python with pytest, Go, gcc, make, sqlite3, jq, curl, tar and Node.js with npm (Debian ``golang-go``, ``gcc``,
 ``make``, ``sqlite3``, ``jq``, ``curl``, ``nodejs``, ``npm``), with ESLint 8.57.0 from the npm registry, for unseen-46.
+torch 2.13.0 (the CPU wheel), scikit-learn, LightGBM, XGBoost (``xgboost-cpu``), tqdm and numpy from PyPI, installed
+once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs`` (pip with the machine's
+configuration, whose wheel folder holds the CPU build of torch), with util-linux's ``setpriv``, for unseen-47.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -125,6 +128,7 @@ import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
+import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
