@@ -1785,3 +1785,38 @@ def test_a_tables_column_headers_are_no_failure_evidence() -> None:
     table = ["error               failed  avg_retries", "------------------  ------  ----------------", *rows]
     assert not read_signal("\n".join(table) + "\n").failing
     assert read_signal("\n".join(["error: the export failed", *rows]) + "\n").failing
+
+
+def test_a_failure_word_quoted_as_an_item_is_a_value_not_a_report() -> None:
+    head = "triage: 1125 train / 375 test exceptions; classes [np.str_('error'), np.str_('failed'), np.str_('retry')]"
+    lines = [head, *(f"epoch {i}: loss=0.{i:04d} f1_macro=0.7{i % 10}" for i in range(300))]
+    assert not read_signal("\n".join(lines) + "\n").failing
+    logged = ['{"ts": 1700002100, "level": "error", "msg": "upstream timeout"}', *lines[1:]]
+    assert read_signal("\n".join(logged) + "\n").failing  # a field's value keeps its meaning
+
+
+def test_an_error_word_before_another_noun_is_no_count_of_errors() -> None:
+    lines = [f"epoch {i}: loss=0.{i:04d}" for i in range(300)]
+    clean = ["errors_router sweep: 12 trials, 630 train / 270 validation error events", *lines]
+    assert not read_signal("\n".join(clean) + "\n").failing
+    assert read_signal("\n".join(["sweep: found 2 fatal errors.", *lines]) + "\n").failing
+
+
+def test_a_library_last_frame_brings_the_projects_deepest_frame() -> None:
+    site = "/venv/lib/python3.11/site-packages/torch/nn/modules"
+    traceback = [
+        "Traceback (most recent call last):",
+        '  File "/srv/train_items.py", line 69, in <module>',
+        "    main()",
+        '  File "/srv/train_items.py", line 35, in forward',
+        "    return self.head(self.encoder(x))",
+        *[f'  File "{site}/module.py", line {1778 + i}, in _call_impl\n    return forward_call(x)' for i in range(6)],
+        f'  File "{site}/linear.py", line 134, in forward',
+        "    return F.linear(input, self.weight, self.bias)",
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (32x37 and 36x64)",
+    ]
+    lines = [f"INFO trainer epoch=1 step={i} loss=0.{i:04d}" for i in range(400)]
+    lines[300:300] = traceback
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert 'File "/srv/train_items.py", line 35, in forward' in preview
+    assert "return F.linear(input, self.weight, self.bias)" in preview

@@ -21,6 +21,9 @@ __all__ = ["attach_context"]
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
 LABEL_CHARS = 24
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
+#: A Python traceback's frame header, and a frame in an installed library or the interpreter's own.
+_PYTHON_FRAME = re.compile(r"[ \t]+File \"[^\"]+\", line [0-9]+")
+_LIBRARY_FRAME = re.compile(r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen ")
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
 _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
@@ -117,6 +120,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
                 unit.context.extend(found)
                 framed = True
                 break
+        if framed and _LIBRARY_FRAME.search(text_of(scan, unit.context[-1][1:])):  # a library's last frame
+            _add_project_frame(scan, unit)
     if unit.failure and _BARE_VERDICT.fullmatch(text):
         for back, bounds, prev in lines_before(scan, unit.start, 1):
             if prev.strip():
@@ -229,6 +234,21 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
         if line.strip():
             unit.context.extend([*last_frame[:3], (unit.lineno + ahead, *bounds)])
         return
+
+
+def _add_project_frame(scan: Scan, unit: Unit) -> None:
+    """The deepest frame of a Python traceback that is the project's own, when the last one is a library's
+    (``File "train_items.py", line 35, in forward`` above torch's ``module.py`` frames): it says where the
+    failing call was made. Its source line (the next line, deeper) comes with it."""
+    after: tuple[int, int, int] | None = None  # the line below the frame header met last (its source line)
+    for back, bounds, prev in lines_before(scan, unit.start, TRACEBACK_REACH):
+        row = (unit.lineno - back, *bounds)
+        if _TRACEBACK.match(prev) or not prev.startswith((" ", "\t")):
+            return
+        if _PYTHON_FRAME.match(prev) and not _LIBRARY_FRAME.search(prev):
+            unit.context.extend([row, after] if after is not None else [row])
+            return
+        after = row
 
 
 def _add_named_line_before(scan: Scan, unit: Unit) -> None:

@@ -149,6 +149,11 @@ _FAILURE_NAME = re.compile(
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
 )
+#: A failure word quoted alone, neither a field's key nor its value: an item (a class label ``np.str_('failed')``,
+#: ``'error'`` in a list), not a report. ``"error": "..."`` keeps its key and ``"level": "error"`` its value.
+_QUOTED_FAILURE_VALUE = re.compile(
+    r"(?<![:=])(?<![:=] )(['\"])(errors?|failed|failures?|failing|fail)\1(?![ \t]*[:=])", re.IGNORECASE
+)
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
@@ -376,6 +381,8 @@ def weights(
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
+    if ("'" in cleaned or '"' in cleaned) and ("err" in cleaned.lower() or "fail" in cleaned.lower()):
+        cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:

@@ -7,8 +7,8 @@ Failing runs: a PyTorch refunds forecaster whose uncapped learning-rate warm-up 
 dozen epochs of tqdm bars (its guard raises ``FloatingPointError``), a shell loop training three PyTorch models where
 the invoice-lines model streams its shards and hits a ``mat1 and mat2 shapes cannot be multiplied`` ``RuntimeError``
 hundreds of steps in, because one shard has a new column, a PyTorch ledger autoencoder run as an unprivileged user whose
-checkpoint folder is read-only (``torch.save`` fails, the run goes on and exits 1 at the end), a hyper-parameter sweep of
-14 trials of a shipping-delay model where one trial's dropout is out of range (its traceback in the middle, a summary
+checkpoint folder is read-only (``torch.save`` fails, the run goes on and exits 1 at the end), a hyper-parameter sweep
+of 14 trials of a shipping-delay model where one trial's dropout is out of range (its traceback in the middle, a summary
 at the end), ``GridSearchCV`` of a coupons-fraud logistic regression with hundreds of ``ConvergenceWarning`` and
 ``FutureWarning`` blocks until an elasticnet grid meets the lbfgs solver, a 400-round XGBoost tax model whose hold-out
 set has one feature less, and a shell loop of per-region LightGBM models where one region's labels are not binary.
@@ -91,7 +91,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 '''
     + _TQDM
-    + '''
+    + """
 
 def load_refunds(seed: int):
     rng = np.random.default_rng(seed)
@@ -152,7 +152,7 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 )
 
 
@@ -176,7 +176,8 @@ import sys
 
 import numpy as np
 
-for m, (model, width, classes) in enumerate([("ledger_entries", 28, 4), ("invoice_lines", 36, 5), ("tax_codes", 20, 3)]):
+MODELS = [("ledger_entries", 28, 4), ("invoice_lines", 36, 5), ("tax_codes", 20, 3)]
+for m, (model, width, classes) in enumerate(MODELS):
     rng = np.random.default_rng(100 + m)
     proj = rng.normal(size=(width, classes))
     for shard in range(8):
@@ -299,7 +300,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 '''
     + _TQDM
-    + '''
+    + """
 logging.basicConfig(level=logging.INFO, format="%(levelname)s:%(name)s:%(message)s")
 log = logging.getLogger("ledger_ae")
 CKPT_DIR = "checkpoints/ledger_ae"
@@ -316,7 +317,7 @@ def main():
     torch.set_num_threads(1)
     rng = np.random.default_rng(3)
     basis = rng.normal(size=(6, 48))
-    x = torch.from_numpy((rng.normal(size=(2560, 6)) @ basis + rng.normal(scale=0.1, size=(2560, 48))).astype("float32"))
+    x = torch.tensor(rng.normal(size=(2560, 6)) @ basis + rng.normal(scale=0.1, size=(2560, 48)), dtype=torch.float32)
     loader = DataLoader(TensorDataset(x), batch_size=64, shuffle=True, generator=torch.Generator().manual_seed(3))
     model = nn.Sequential(nn.Linear(48, 24), nn.Tanh(), nn.Linear(24, 6), nn.Tanh(), nn.Linear(6, 24), nn.Tanh(),
                           nn.Linear(24, 48))
@@ -348,7 +349,7 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 )
 
 
@@ -446,7 +447,7 @@ def main():
     rng = np.random.default_rng(21)
     x = rng.normal(size=(1500, 16)).astype("float32")
     y = (np.abs(x[:, :4]).sum(1) * 6 + x[:, 4] * 3 + rng.normal(scale=1.5, size=1500)).astype("float32")
-    data = (torch.from_numpy(x[:1200]), torch.from_numpy(y[:1200]), torch.from_numpy(x[1200:]), torch.from_numpy(y[1200:]))
+    data = tuple(map(torch.from_numpy, (x[:1200], y[:1200], x[1200:], y[1200:])))
     trials = json.load(open("sweep.json"))
     print(f"shipping_delay sweep: {len(trials)} trials, 1200 train / 300 validation rows, metric val_mae_hours")
     results = []
@@ -465,7 +466,8 @@ def main():
     print("trial  lr       hidden  dropout  weight_decay  best_val_mae_hours")
     for number, cfg, best in sorted(results, key=lambda r: (r[2] is None, r[2] or 0.0)):
         shown = "-" if best is None else f"{best:.4f}"
-        print(f"{number:5d}  {cfg['lr']:<7g}  {cfg['hidden']:6d}  {cfg['dropout']:7g}  {cfg['weight_decay']:12g}  {shown}")
+        row = f"{number:5d}  {cfg['lr']:<7g}  {cfg['hidden']:6d}  {cfg['dropout']:7g}  {cfg['weight_decay']:12g}"
+        print(f"{row}  {shown}")
     failed = [n for n, _, b in results if b is None]
     print(f"sweep finished: {len(results) - len(failed)} trials completed, {len(failed)} failed")
     sys.exit(1 if failed else 0)
@@ -625,14 +627,18 @@ print(f"[{region}] saved models/cart_outcome_{region}.txt best_iteration={booste
     "lightgbm training (shell loop)",
     clean=False,
     group=GROUP,
-    decisive=["lightgbm.basic.LightGBMError: Label must be in [0, 3), but found 3 in label", "FAILED region eu-south", "regions trained; failed: eu-south"],
+    decisive=[
+        "lightgbm.basic.LightGBMError: Label must be in [0, 3), but found 3 in label",
+        "FAILED region eu-south",
+        "regions trained; failed: eu-south",
+    ],
 )
 def _lightgbm_regions(root: Path) -> bytes:
     write(root, {"train_region.py": _REGION_LGB})
     (root / "models").mkdir()
     regions = "us-east us-west ca-central eu-west eu-north eu-south eu-central ap-south ap-east sa-east"
     cmd = (
-        f"failed=; for r in {regions}; do python train_region.py $r || {{ echo \"FAILED region $r\"; failed=\"$failed $r\"; }};"
+        f'failed=; for r in {regions}; do python train_region.py $r || {{ echo "FAILED region $r"; failed="$failed $r"; }};'  # noqa: E501
         ' done; echo "regions trained; failed:${failed:- none}"; test -z "$failed"'
     )
     return _settle(sh(f"{_ml(root)} bash -c '{cmd}'", root), root)
@@ -693,7 +699,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 '''
     + _TQDM
-    + '''
+    + """
 
 def failed_orders_dataset(seed):
     rng = np.random.default_rng(seed)
@@ -742,7 +748,7 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 )
 
 
@@ -881,7 +887,8 @@ for number, (layers, max_iter) in enumerate(trials, 1):
     results.append((val_error, number))
     print(f"--- trial {number:02d}: val_error={val_error:.4f} n_iter={clf.n_iter_}")
 best_error, best_trial = min(results)
-print(f"sweep finished: {len(results)} trials completed, 0 failed; best trial {best_trial:02d} val_error={best_error:.4f}")
+summary = f"sweep finished: {len(results)} trials completed, 0 failed; best trial {best_trial:02d}"
+print(f"{summary} val_error={best_error:.4f}")
 '''
 
 

@@ -128,8 +128,8 @@ import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
-import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
+import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
