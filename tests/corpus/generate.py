@@ -96,6 +96,9 @@ OpenJDK 17 with jstack, JUnit 4 and 5 (its console launcher), TestNG, ant, Maven
 ``testng``, ``ant``, ``ant-optional``, ``maven``, ``libmaven-compiler-plugin-java``, ``libmaven-resources-plugin-java``,
 ``libmaven-jar-plugin-java``, ``libsurefire-java``, ``liblog4j2-java``, ``groovy``, ``scala``, ``kotlin``), for
 unseen-43.
+g++, clang++ with llvm-symbolizer, make, CMake, Ninja, Go with cgo (for ``-race``), GHC and OCaml (Debian ``g++``,
+``clang``, ``make``, ``cmake``, ``ninja-build``, ``golang-go``, ``ghc``, ``ocaml-nox``), with rustup's stable cargo
+already on the machine and no registry reached, for unseen-48.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -117,6 +120,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
+import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
