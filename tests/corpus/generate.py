@@ -104,6 +104,9 @@ Python with pytest, Go, gcc, make, sqlite3, jq, curl, tar and Node.js with npm (
 torch 2.13.0 (the CPU wheel), scikit-learn, LightGBM, XGBoost (``xgboost-cpu``), tqdm and numpy from PyPI, installed
 once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs`` (pip with the machine's
 configuration, whose wheel folder holds the CPU build of torch), with util-linux's ``setpriv``, for unseen-47.
+g++, clang++ with llvm-symbolizer, make, CMake, Ninja, Go with cgo (for ``-race``), GHC and OCaml (Debian ``g++``,
+``clang``, ``make``, ``cmake``, ``ninja-build``, ``golang-go``, ``ghc``, ``ocaml-nox``), with rustup's stable cargo
+already on the machine and no registry reached, for unseen-48.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -125,6 +128,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
+import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
