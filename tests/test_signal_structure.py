@@ -1820,3 +1820,33 @@ def test_a_library_last_frame_brings_the_projects_deepest_frame() -> None:
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
     assert 'File "/srv/train_items.py", line 35, in forward' in preview
     assert "return F.linear(input, self.weight, self.bias)" in preview
+
+
+def test_a_retry_that_worked_is_bookkeeping() -> None:
+    lines = [f"=== RUN   TestCharge{i}\n--- PASS: TestCharge{i} (0.00s)" for i in range(150)]
+    lines.insert(40, "    charge_test.go:9: charge succeeded after 3 failed attempts")
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines[40] = "    charge_test.go:9: charge gave up after 3 failed attempts"
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def test_a_report_under_a_tests_start_brings_that_line() -> None:
+    lines = [f"[ RUN      ] pricing.case_{i}\n[       OK ] pricing.case_{i} (0 ms)" for i in range(300)]
+    lines[150:150] = [
+        "[ RUN      ] pricing.bulk_order_line_total_overflow",
+        "src/pricing.cpp:8:7: runtime error: signed integer overflow: 2147480 * 1500 cannot be represented in 'int'",
+    ]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
+    assert "[ RUN      ] pricing.bulk_order_line_total_overflow" in preview
+
+
+def test_a_runs_count_of_its_failures_outranks_each_failure() -> None:
+    kinds = [
+        "no matching function for call to", "no member named", "cannot convert", "invalid operands to",
+        "no viable conversion from", "call to deleted constructor of", "static assertion failed:",
+        "no type named 'type' in", "use of undeclared identifier", "incomplete type", "ambiguous call to",
+    ]  # fmt: skip
+    errors = [f"/usr/include/c++/12/variant:{1000 + i}:5: error: {kind} 'Amount'" for i, kind in enumerate(kinds)]
+    notes = [f"src/ledger.cpp:{20 + i}:9: note: in instantiation of 'visit' requested here" for i in range(60)]
+    text = "\n".join([*errors, *notes[:30], "11 errors generated.", *notes[30:]]) + "\n"
+    assert read_signal(text).units[0].lineno == 42

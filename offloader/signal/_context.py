@@ -21,6 +21,9 @@ __all__ = ["attach_context"]
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
 LABEL_CHARS = 24
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
+#: A test runner's line that starts a unit (GoogleTest's ``[ RUN      ] pricing.overflow``, Go's ``=== RUN   TestX``):
+#: a report right under it (a sanitizer's ``runtime error: ...``) is that unit's.
+_UNIT_START = re.compile(r"[ \t]*(\[ RUN +\]|=== RUN\b)")
 #: A Python traceback's frame header, and a frame in an installed library or the interpreter's own.
 _PYTHON_FRAME = re.compile(r"[ \t]+File \"[^\"]+\", line [0-9]+")
 _LIBRARY_FRAME = re.compile(r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen ")
@@ -253,7 +256,7 @@ def _add_project_frame(scan: Scan, unit: Unit) -> None:
 
 def _add_named_line_before(scan: Scan, unit: Unit) -> None:
     """The line just before a report that names no file, or any failure, or past one blank line, when
-    that line names one (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``, a
+    that line names one or starts a test (``== [a.sql] FAIL`` over ``L: 7 | P: 1 | PRS | Found unparsable section``, a
     loop's ``== lessc styles/checkout.less`` over an error that names the file again); or, over
     the source excerpt and caret a compiler prints between them (indented lines, a blank line), its location line
     (gfortran's ``src/ledger_post.f90:11:26:``, then the excerpt, then ``Error: ...``)."""
@@ -263,7 +266,7 @@ def _add_named_line_before(scan: Scan, unit: Unit) -> None:
         # the line just before, or past one blank line (a loop's ``== batches/batch-037.json``; but a
         # line that only says where ends the report before the blank line: cfn-lint's)
         nearest = back == 1 or (back == 2 and not excerpt and prev[:1] not in (" ", "\t") and not _WHERE.match(prev))
-        if nearest and prev.strip() and len(prev) <= 160 and _NAMES.search(prev):
+        if nearest and prev.strip() and len(prev) <= 160 and (_NAMES.search(prev) or _UNIT_START.match(prev)):
             unit.context.append(row)
             return
         if not prev.strip() or prev[:1] in (" ", "\t"):

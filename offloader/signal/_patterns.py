@@ -336,6 +336,9 @@ HEALTHY = re.compile(
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
     # for retry``, ``240 failed orders, all matched to a refund``): bookkeeping, not a failure of the run
+    # a retry that worked (``charge succeeded after 3 failed attempts``)
+    r"|\b(succeeded|passed|recovered|connected|completed|worked|ok) after [0-9][0-9,]* (failed|errors?|failures?)"
+    r"( [a-z]+)?\b"
     # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``240 failed deliveries queued``)
     r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued) [0-9][0-9,]* (failed|errors?|failures?)\b"
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
@@ -361,7 +364,7 @@ HEALTHY_WORDS = (
 
 
 #: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
-#: ``retr``, ``queue``, ``all ``, ``loaded ``, ``fetched `` or ``claimed ``.
+#: ``retr``, ``queue``, ``all ``, ``loaded ``, ``fetched ``, ``claimed `` or `` after ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -387,6 +390,7 @@ def without_healthy(text: str) -> str:
         and "fetched " not in folded
         and "claimed " not in folded
         and "all " not in folded
+        and " after " not in folded
     ):
         return text
     return HEALTHY.sub(" ", text)

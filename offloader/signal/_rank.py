@@ -78,6 +78,9 @@ STDERR_BONUS = 1.0
 #: The least score of a failure line's first occurrence: above a one-off line without priors (1.4) and a
 #: unit's healthy summary (2.0): a restart loop's traceback, said four times, outranks each worker's ``0 errors``.
 FAILURE_FLOOR = 2.05
+#: The least score of a summary that counts failures, its last occurrence: above each failure line's first
+#: occurrence (3.3), so a compiler's ``11 errors generated.`` is shown before the eleventh error.
+FAILURE_TALLY_SCORE = 3.35
 #: What a line without priors scores when its template is unique among repeated ones.
 NOVEL_SCORE = 1.4
 #: A section heading's score (see _headings): below every signal line.
@@ -437,6 +440,8 @@ def _score(
         kind, score = "novel", NOVEL_SCORE
     # a summary that still names failures once its zero counts are gone (``2399 ok, 1 failed``)
     failure = (fail >= FAILURE_WEIGHT or (kind == "summary" and fail > 0)) and tf <= REPEATED
+    if failure and kind == "summary" and last:  # the run's own count of its failures (``11 errors generated.``)
+        score = max(score, FAILURE_TALLY_SCORE)
     if failure and kind == "fail" and nth == 1:
         # a failure said a few times (a restart loop's ``exited: worker (exit status 78)``) still
         # outranks lines that are merely new or use a failure word
