@@ -107,6 +107,9 @@ configuration, whose wheel folder holds the CPU build of torch), with util-linux
 g++, clang++ with llvm-symbolizer, make, CMake, Ninja, Go with cgo (for ``-race``), GHC and OCaml (Debian ``g++``,
 ``clang``, ``make``, ``cmake``, ``ninja-build``, ``golang-go``, ``ghc``, ``ocaml-nox``), with rustup's stable cargo
 already on the machine and no registry reached, for unseen-48.
+PostgreSQL 15's server and client tools (Debian ``postgresql``: ``initdb``, ``pg_ctl``, ``psql``, ``pg_dump``,
+``pg_restore``, ``vacuumdb``, ``reindexdb``, ``pg_amcheck``) with ``make``, run as root through ``runuser -u postgres``,
+for unseen-50.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -127,6 +130,7 @@ import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
+import cases_unseen_fiftieth  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
