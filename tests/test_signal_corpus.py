@@ -95,6 +95,12 @@ KNOWN_MISSED_LINES = {
     "the last package's list of tests fills the tail",
     "u48_gpp_map_key_template_error": "g++ template errors of 400-character lines: five header errors and their "
     "contexts fill the room; the user's `required from here` line of the sixth and make's `Error 1` line stay out",
+    "u50_explain_analyze_buffers_error_events": "a clean EXPLAIN ANALYZE: `Rows Removed by Filter: 176924` is one "
+    "node's line among many alike; nothing marks a large count as news",
+    "u50_pg_dump_verbose_errors_schema_clean": "a clean `pg_dump -v` and its listing: `TOC Entries: 199` and the "
+    "table's `dumping contents` line sit where one output ends and the next starts, alike to the lines around them",
+    "u50_vacuumdb_reindexdb_failed_jobs_clean": "a clean `vacuumdb -v` and `reindexdb -v`: the labelled `INFO:` "
+    "lines are two of hundreds alike",
     "u46_go_services_loop_errors_retry_clean": "a clean loop of `go test -v` over twelve modules: each module's `ok` "
     "line is one of many alike; the tests' one-off `attempt N failed: connection reset by peer (will retry)` log "
     "lines outrank them",
