@@ -107,6 +107,9 @@ configuration, whose wheel folder holds the CPU build of torch), with util-linux
 g++, clang++ with llvm-symbolizer, make, CMake, Ninja, Go with cgo (for ``-race``), GHC and OCaml (Debian ``g++``,
 ``clang``, ``make``, ``cmake``, ``ninja-build``, ``golang-go``, ``ghc``, ``ocaml-nox``), with rustup's stable cargo
 already on the machine and no registry reached, for unseen-48.
+Node.js 20 with npm (Debian ``nodejs``, ``npm``), with turbo, nx, lerna, typescript, esbuild, rollup, vitest,
+eslint with ``@eslint/js`` and pnpm from the npm registry (cached in ``/tmp/u49-npm-cache``, pnpm's store in
+``/tmp/u49-pnpm-store``), for unseen-49.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -132,6 +135,7 @@ import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
+import cases_unseen_fortyninth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysixth  # noqa: F401
