@@ -110,6 +110,9 @@ already on the machine and no registry reached, for unseen-48.
 PostgreSQL 15's server and client tools (Debian ``postgresql``: ``initdb``, ``pg_ctl``, ``psql``, ``pg_dump``,
 ``pg_restore``, ``vacuumdb``, ``reindexdb``, ``pg_amcheck``) with ``make``, run as root through ``runuser -u postgres``,
 for unseen-50.
+Node.js 20 with npm (Debian ``nodejs``, ``npm``), with turbo, nx, lerna, typescript, esbuild, rollup, vitest,
+eslint with ``@eslint/js`` and pnpm from the npm registry (cached in ``/tmp/u49-npm-cache``, pnpm's store in
+``/tmp/u49-pnpm-store``), for unseen-49.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -136,6 +139,7 @@ import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
 import cases_unseen_fortyfirst  # noqa: F401
 import cases_unseen_fortyfourth  # noqa: F401
+import cases_unseen_fortyninth  # noqa: F401
 import cases_unseen_fortysecond  # noqa: F401
 import cases_unseen_fortyseventh  # noqa: F401
 import cases_unseen_fortysixth  # noqa: F401
