@@ -95,6 +95,8 @@ KNOWN_MISSED_LINES = {
     "the last package's list of tests fills the tail",
     "u48_gpp_map_key_template_error": "g++ template errors of 400-character lines: five header errors and their "
     "contexts fill the room; the user's `required from here` line of the sixth and make's `Error 1` line stay out",
+    "u49_npm_ws_node_test_clean": "a clean `npm test --workspaces`: the labelled `ℹ pass 29` is the ninth of ten "
+    "packages' summaries, alike to the others; the last package's summary block is shown",
     "u50_explain_analyze_buffers_error_events": "a clean EXPLAIN ANALYZE: `Rows Removed by Filter: 176924` is one "
     "node's line among many alike; nothing marks a large count as news",
     "u50_pg_dump_verbose_errors_schema_clean": "a clean `pg_dump -v` and its listing: `TOC Entries: 199` and the "
