@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from offloader.signal import make_preview, read_signal
+from offloader.signal import Signal, make_preview, read_signal
 from offloader.signal._scan import scan
 from offloader.tokens import TiktokenCounter
 
 COUNTER = TiktokenCounter()
+#: msgfmt's report of each catalogue it checked: a clean listing to put one line in.
+_CATALOGUES = [f"po/ledger/{i:03d}.po: 56 translated messages, 4 untranslated messages." for i in range(400)]
+
+
+def _read_with(lines: list[str], at: int, line: str) -> Signal:
+    """The signal of ``lines`` (a clean listing) with ``line`` in place of line ``at`` (0-based)."""
+    return read_signal("\n".join([*lines[:at], line, *lines[at + 1 :]]) + "\n")
 
 
 def _build(line: str, *, at: int = 900, total: int = 2000) -> str:
@@ -50,9 +57,7 @@ def test_a_translated_compiler_error_is_failure_evidence_and_previewed(line: str
     ],
 )
 def test_a_programs_translated_diagnostic_is_failure_evidence(line: str) -> None:
-    lines = [f"'exports/part_{i}.csv' -> 'backup/part_{i}.csv'" for i in range(1500)]
-    lines[700] = line
-    signal = read_signal("\n".join(lines) + "\n")
+    signal = _read_with([f"'exports/part_{i}.csv' -> 'backup/part_{i}.csv'" for i in range(1500)], 700, line)
     assert signal.failing
     assert [u.lineno for u in signal.units if u.failure] == [701]
 
@@ -103,9 +108,7 @@ def test_the_scanners_find_the_same_translated_lines() -> None:
     ],
 )
 def test_a_count_of_errors_with_a_word_between_names_failures(line: str) -> None:
-    lines = [f"po/ledger/{i:03d}.po: 56 translated messages, 4 untranslated messages." for i in range(400)]
-    lines[250] = line
-    signal = read_signal("\n".join(lines) + "\n")
+    signal = _read_with(_CATALOGUES, 250, line)
     assert signal.failing
     assert [u.lineno for u in signal.units if u.failure] == [251]
 
@@ -114,9 +117,7 @@ def test_a_count_of_errors_with_a_word_between_names_failures(line: str) -> None
     "line", ["msgfmt: found 0 fatal errors", "Ergebnis: 0 schwerwiegende Fehler", "итого: 0 ошибок"]
 )
 def test_a_zero_count_of_errors_is_healthy_in_any_language(line: str) -> None:
-    lines = [f"po/ledger/{i:03d}.po: 56 translated messages, 4 untranslated messages." for i in range(400)]
-    lines[250] = line
-    assert not read_signal("\n".join(lines) + "\n").failing
+    assert not _read_with(_CATALOGUES, 250, line).failing
 
 
 @pytest.mark.parametrize(
@@ -129,9 +130,7 @@ def test_a_zero_count_of_errors_is_healthy_in_any_language(line: str) -> None:
     ],
 )
 def test_a_programs_message_that_starts_with_or_names_an_error_is_failure_evidence(line: str) -> None:
-    lines = [f"ledger-2025-05/invoices/invoices-05-{i:04d}.csv" for i in range(1000)]
-    lines[500] = line
-    signal = read_signal("\n".join(lines) + "\n")
+    signal = _read_with([f"ledger-2025-05/invoices/invoices-05-{i:04d}.csv" for i in range(1000)], 500, line)
     assert signal.failing
     assert [u.lineno for u in signal.units if u.failure] == [501]
 

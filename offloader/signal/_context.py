@@ -112,6 +112,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     text = text_of(scan, (unit.start, unit.end))
     label = _label(scan, unit)
     framed = False  # the last frame before an exception line was added
+    header = ""  # that frame's header line
     if _EXCEPTION_LINE.search(text):
         # the last frame: indented lines back to (and with) the nearest frame header
         found: list[tuple[int, int, int]] = []
@@ -121,9 +122,9 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             found.append((unit.lineno - back, *bounds))
             if _FRAME_BEFORE.search(prev):
                 unit.context.extend(found)
-                framed = True
+                framed, header = True, prev
                 break
-        if framed and _LIBRARY_FRAME.search(text_of(scan, unit.context[-1][1:])):  # a library's last frame
+        if framed and _LIBRARY_FRAME.search(header):  # a library's last frame: the project's deepest one too
             _add_project_frame(scan, unit)
     if unit.failure and _BARE_VERDICT.fullmatch(text):
         for back, bounds, prev in lines_before(scan, unit.start, 1):

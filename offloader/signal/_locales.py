@@ -79,8 +79,10 @@ _LABELS = (
 #: An optional space (French puts one before a colon, often a no-break space, written here as itself: the
 #: scanners read the patterns as UTF-8 bytes, where an escape would not do) and a colon, full-width in CJK.
 _COLON = "([ \t]|\u00a0)?(:|\uff1a)"
-#: A label starts its line or follows a location, a bracket or a quote, and ends with :data:`_COLON`.
-LOCALIZED_LABEL = r"(^|[ \t\[(:'\"*])" + _either(_LABELS) + _COLON
+#: What a label follows: the line's start, a location's colon, a space, a bracket or a quote; it ends with
+#: :data:`_COLON`.
+_LABEL_START = r"(^|[ \t\[(:'\"*])"
+LOCALIZED_LABEL = _LABEL_START + _either(_LABELS) + _COLON
 
 #: What a translated failure says, in the same languages (and Spanish): failed, could not, cannot, and the
 #: C library's own messages for a missing file and a refused permission (``strerror`` under the locale).
@@ -240,4 +242,4 @@ _WARNINGS = (
     "警告",
     "경고",
 )
-LOCALIZED_WARNING = r"(^|[ \t\[(:'\"*])" + _either(_WARNINGS) + _COLON
+LOCALIZED_WARNING = _LABEL_START + _either(_WARNINGS) + _COLON

@@ -158,6 +158,8 @@ _PHRASE_END = (
     r"([ \t]*([.,;:)!]|$)| (in|at|on|found|detected|occurred|generated|reported|emitted|were|was|during|while|and"
     r"|so)\b)"
 )
+#: Errors or failures after one word that qualifies them (``fatal error``, ``previous errors``), ending the phrase.
+_QUALIFIED_FAILURES = rf"[a-z]+ (errors?|failures?){_PHRASE_END}"
 #: A count and what it counts (one to three words of any script, no digits or commas).
 _COUNTED = r"[0-9]+ [^\s,0-9]+( [^\s,0-9]+){0,2}"
 _TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
@@ -309,7 +311,7 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_TOOL_VERDICTS, "summary", 2.0),
     # a count of errors with a word between (``found 1 fatal error``, ``due to 10 previous errors``), and in
     # another language (see _locales)
-    Prior(rf"{_COUNT} [a-z]+ (errors?|failures?){_PHRASE_END}", "summary", 2.5),
+    Prior(rf"{_COUNT} {_QUALIFIED_FAILURES}", "summary", 2.5),
     Prior(LOCALIZED_ERRORS, "summary", 2.5, caseless=False),
     # a tally of three counts or more, in any language (poetry's ``19 installs, 0 updates, 0 removals``, apt's
     # ``0 upgraded, 16 newly installed, 0 to remove`` and its translations)
@@ -399,7 +401,7 @@ def without_healthy(text: str) -> str:
 #: A count of failures in a summary (``found 2 errors in 1 files``): once healthy zeros are removed, the
 #: summary names failures, as ``2399 ok, 1 failed`` does.
 FAILURE_COUNT = re.compile(
-    rf"(?i)(?<![\w:]){_NUM} (errors?|failures?)\b|(?<![\w:]){_NUM} [a-z]+ (errors?|failures?){_PHRASE_END}"
+    rf"(?i)(?<![\w:]){_NUM} (errors?|failures?)\b|(?<![\w:]){_NUM} {_QUALIFIED_FAILURES}"
     rf"|(?<![\w:]){_NUM} (incorrect|rejected)\b|" + LOCALIZED_ERRORS
 )
 

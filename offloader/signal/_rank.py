@@ -62,7 +62,8 @@ _IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
 IGNORED_REACH = 3
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
-#: The rules under a table's column headers: two columns or more of dashes (``------  ------  ----``).
+#: The rules under a table's column headers: two columns or more of dashes (``------  ------  ----`` under
+#: sqlite3's ``.mode column`` header ``error   failed  avg_retries``): the line above names columns, not failures.
 _COLUMN_RULES = re.compile(r"[ \t]*[-=]{2,}([ \t]+[-=]{2,}|[ \t]*\+[-=]{2,})+[ \t]*\r?")
 #: A line its writer labels a warning (``WARNING: ...``, ``[warn] ...``, ``npm WARN ...``, a page's
 #: ``console.warn: ...``): what it says about a failure is a warning, not failure evidence.
@@ -249,7 +250,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if unit.failure and _WARNING_LABEL.match(text):  # a warning that words a failure: shown, not the outcome
             unit.failure = False
-        if unit.failure and _heads_columns(scan, end):  # ``error   failed  avg_retries`` over ``-----  ------``
+        if unit.failure and _COLUMN_RULES.fullmatch(neighbours(scan, start, end)[1]):  # a table's column headers
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
@@ -343,13 +344,6 @@ def _template_of(zeroed: str, templates: dict[str, str]) -> str:
     return masked
 
 
-def _heads_columns(scan: Scan, end: int) -> bool:
-    """Whether the line ending at ``end`` is the header of a table laid out in columns: the line under it
-    rules each column with dashes (sqlite3's ``.mode column``, psql's, many CLIs' listings)."""
-    below = next(iter(lines_after(scan, end, 1)), None)
-    return below is not None and _COLUMN_RULES.fullmatch(below[2]) is not None
-
-
 def _closing_verdict(
     rows: list[tuple[int, int, int, int, str]], levels: list[tuple[float, float, float, float]], total: int
 ) -> int:
@@ -384,7 +378,7 @@ def weights(
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
-    if ("'" in cleaned or '"' in cleaned) and ("err" in cleaned.lower() or "fail" in cleaned.lower()):
+    if ("'" in cleaned or '"' in cleaned) and ("err" in (lowered := cleaned.lower()) or "fail" in lowered):
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
