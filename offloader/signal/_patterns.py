@@ -51,6 +51,7 @@ __all__ = [
     "PRIORS",
     "PROGRAM_NAME",
     "TOOL_DIAGNOSTIC",
+    "UNIT_CLEAN_VERDICT",
     "Prior",
     "Scanner",
     "classify",
@@ -166,6 +167,7 @@ _TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
+    r"|^(?-i:ok  |FAIL)\t"  # go test's verdict on one package
 )
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
@@ -411,6 +413,9 @@ CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
     r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
 )
+#: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said
+#: once per unit. Never a closing verdict: the last unit's says nothing about the units before it.
+UNIT_CLEAN_VERDICT = re.compile(rf"{CLEAN_VERDICT.pattern}|^ok  \t")
 
 
 def _python_source(prior: Prior) -> str:

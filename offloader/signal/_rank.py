@@ -45,6 +45,7 @@ from ._patterns import (
     NOT_A_PROGRAM,
     PROGRAM_NAME,
     TOOL_DIAGNOSTIC,
+    UNIT_CLEAN_VERDICT,
     classify,
     without_healthy,
 )
@@ -60,6 +61,9 @@ __all__ = ["Unit", "rank", "strip_ansi", "template", "weights"]
 #: and how many lines above it such an error may be.
 _IGNORED = re.compile(r"\((error )?ignored\)\s*$", re.IGNORECASE)
 IGNORED_REACH = 3
+#: A line of source quoted under a diagnostic, after its line number and a bar (rustc's and gcc's
+#: ``14 | pub fn f(failed: bool)``): the code the diagnostic is about, not the run's word.
+_SOURCE_GUTTER = re.compile(r"[ \t]*[0-9]+[ \t]*\|[ \t]")
 #: Characters of a line masked into its template.
 TEMPLATE_CHARS = 400
 #: The rules under a table's column headers: two columns or more of dashes (``------  ------  ----`` under
@@ -100,6 +104,11 @@ LOCATED_BONUS = 0.03
 #: What a one-off line adds when a program's name starts it, as the program starts its own messages (``grep:
 #: x.db: binary file matches`` among the matches it prints, each one-off and located): more than a location.
 PROGRAM_BONUS = 0.04
+#: In a run without failure evidence, what a clean verdict said once per unit (each crate's ``test result:
+#: ok``, each package's ``ok``) scores, for up to this many units: above a novel line, so a clean run shows
+#: each unit's verdict before the lines its units logged (only the last verdict would speak for the run).
+UNIT_VERDICT_SCORE = NOVEL_SCORE + 0.1
+UNIT_VERDICTS = 30
 #: The least score of the first occurrence of a line with a failure word said a few times: above a novel line.
 FEW_TIMES_FLOOR = NOVEL_SCORE + 0.05
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
@@ -217,6 +226,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     last_of = {k: i for i, k in enumerate(keys)}
     units: list[Unit] = []
     said: set[str] = set()  # the failure lines met so far, digits zeroed
+    unit_verdicts: list[Unit] = []  # clean verdicts said once per unit of the run (see UNIT_VERDICT_SCORE)
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
@@ -248,6 +258,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
         if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
+        if _SOURCE_GUTTER.match(text):  # quoted source
+            unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and _WARNING_LABEL.match(text):  # a warning that words a failure: shown, not the outcome
             unit.failure = False
         if unit.failure and _COLUMN_RULES.fullmatch(neighbours(scan, start, end)[1]):  # a table's column headers
@@ -279,6 +291,11 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
                 unit.score = max(unit.score, RESTATED_FAILURE_SCORE)
             said.add(zeroed)
         units.append(unit)
+        if unit.kind == "summary" and 1 < tf <= UNIT_VERDICTS and UNIT_CLEAN_VERDICT.search(text):
+            unit_verdicts.append(unit)
+    if not any(u.failure for u in units):  # a clean run: each unit's verdict, before what the units logged
+        for unit in unit_verdicts:
+            unit.score = max(unit.score, UNIT_VERDICT_SCORE)
     if scan.size <= OUTLINE_BYTES:
         units += _headings(scan, {u.start for u in units})
     return units
