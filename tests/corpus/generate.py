@@ -113,6 +113,9 @@ for unseen-50.
 Node.js 20 with npm (Debian ``nodejs``, ``npm``), with turbo, nx, lerna, typescript, esbuild, rollup, vitest,
 eslint with ``@eslint/js`` and pnpm from the npm registry (cached in ``/tmp/u49-npm-cache``, pnpm's store in
 ``/tmp/u49-pnpm-store``), for unseen-49.
+fastapi, uvicorn, starlette, gunicorn, flask, django, locust and requests from PyPI (binary wheels only), installed
+once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs`` (pip with the machine's
+configuration), for unseen-53.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -134,6 +137,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftythird  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
