@@ -116,6 +116,8 @@ eslint with ``@eslint/js`` and pnpm from the npm registry (cached in ``/tmp/u49-
 fastapi, uvicorn, starlette, gunicorn, flask, django, locust and requests from PyPI (binary wheels only), installed
 once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs`` (pip with the machine's
 configuration), for unseen-53.
+Debian ``git`` alone (rebase, am, cherry-pick, bisect, push to a local bare repository with hooks, submodules, fsck,
+gc, log, diff and merge on repositories built with fixed authors and dates), for unseen-54.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -137,6 +139,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftyfourth  # noqa: F401
 import cases_unseen_fiftythird  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyeighth  # noqa: F401
