@@ -118,6 +118,8 @@ once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs
 configuration), for unseen-53.
 Debian ``git`` alone (rebase, am, cherry-pick, bisect, push to a local bare repository with hooks, submodules, fsck,
 gc, log, diff and merge on repositories built with fixed authors and dates), for unseen-54.
+gdb, gcc, g++, a JDK (``java``, ``javac``), Go and Node.js (Debian ``gdb``, ``gcc``, ``g++``, ``default-jdk-headless``,
+``golang-go``, ``nodejs``), with rustup's stable cargo already on the machine and no registry reached, for unseen-56.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -140,6 +142,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
+import cases_unseen_fiftysixth  # noqa: F401
 import cases_unseen_fiftythird  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyeighth  # noqa: F401
