@@ -107,3 +107,15 @@ def test_source_quoted_under_a_diagnostic_is_no_failure_evidence() -> None:
     assert not quoted[0].failure
     assert quoted[0].score <= PROSE_SCORE
     assert not signal.failing
+
+
+def test_a_part_of_a_double_colon_path_is_no_label() -> None:
+    """Frames of a Rust or C++ backtrace, each its own template, name ``core::panic::...`` functions."""
+    names = ["ledger", "refunds", "billing", "audit", "tax", "cart", "orders", "retry"]
+    frames = [f"  {i}:     0x0000 - std::panic::catch_unwind::<{name}::run>" for i, name in enumerate(names)]
+    frames += [f"  {i}:     0x0000 - core::error::Error::source::<{name}::Fault>" for i, name in enumerate(names)]
+    lines = [f"taxd: loaded line {i:05d} (retry 0)" for i in range(1400)]
+    lines += ["thread 'tax-close' panicked at src/rates.rs:12:17:", "rate table missing region 'EU-WEST'", *frames]
+    signal = read_signal("\n".join(lines) + "\n")
+    assert [u.lineno for u in signal.units if u.failure] == [1401]
+    assert "rate table missing region 'EU-WEST'" in make_preview("\n".join(lines), counter=COUNTER, preview_tokens=400)

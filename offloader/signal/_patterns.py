@@ -209,10 +209,11 @@ PRIORS: tuple[Prior, ...] = (
     # failure evidence: labels, exceptions, runner verdicts, OS errors
     # a label, not the last part of a dotted name (``Methods inherited from builtins.Exception:``), maybe with
     # its code (``error CS1002:`` of C# and MSBuild, ``error TS2322:``, MSVC's ``fatal error C1083:``) or where
-    # (sqlite3's ``Parse error near line 3: no such column: refund_id``)
+    # (sqlite3's ``Parse error near line 3: no such column: refund_id``); a part of a ``::`` path
+    # (Rust's and C++'s ``core::panic::unwind_safe`` in a backtrace) is no label
     Prior(
-        r"(^|[^.\w])(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
-        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+)?:",
+        r"(^|[^.:\w]|(^|[^:]):)(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
+        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+)?:([^:]|$)",
         "fail",
         3.0,
     ),
