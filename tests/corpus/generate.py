@@ -122,6 +122,8 @@ gdb, gcc, g++, a JDK (``java``, ``javac``), Go and Node.js (Debian ``gdb``, ``gc
 ``golang-go``, ``nodejs``), with rustup's stable cargo already on the machine and no registry reached, for unseen-56.
 awscli 1.46.3, boto3 1.44.18 and moto[server] 5.2.6 from PyPI (moto's server run on 127.0.0.1 as the emulator),
 installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-52.
+mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit and vulture from PyPI, installed once
+into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -143,6 +145,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
 import cases_unseen_fiftysecond  # noqa: F401
 import cases_unseen_fiftysixth  # noqa: F401
