@@ -172,7 +172,7 @@ _RUNNER_VERDICTS = (
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
     r"(added|removed|changed|updated|resolved|installed|audited|prepared|uninstalled|downloaded) [0-9]+ packages?|"
-    r"[0-9]+ upgraded|compiled successfully|Finished)\b"
+    r"[0-9]+ upgraded|compiled successfully|Finished|[0-9]+ files? changed)\b"
     # a report's totals row (coverage's ``TOTAL``, callgrind's ``PROGRAM TOTALS``, ``Total: 3 files``), not a
     # name that holds the word (a test ``BILLING-TOTAL.3``)
     r"|(^|[^\w.\n-])(?-i:TOTALS?)([^\w.\n-]|$)|^[ \t]*(?-i:Totals?):"
@@ -279,6 +279,11 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
+    # a ref a push could not update (git's `` ! [remote rejected] main -> main (hook declined)``)
+    Prior(r"^[ \t]*! \[(remote )?rejected\]", "fail", 3.0),
+    # a report that starts with the error's happening (the AWS CLI's ``An error occurred (NoSuchBucket) when
+    # calling ...``, ``An unexpected error has occurred: ...``), not a sentence that mentions one
+    Prior(r"^[ \t]*(an? )?([a-z]+ )?error (has )?occurred\b", "fail", 3.0),
     Prior(
         r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|not defined|no such)\b",
         "fail",
@@ -331,12 +336,14 @@ PRIORS: tuple[Prior, ...] = (
 #: (``--min-level ERROR``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected"
-    r"|aborted)\b"
+    r"|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total| [a-z]+)?"
     r"\"?\s*[=:]\s*0\b(?!\.)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
+    # a zero after what it counts (``(retry 0, errors 0)``, ``failed jobs 0``)
+    r"|\b(failed|failures?|errors?)( [a-z]+)? 0(?![.,:]?[0-9])\b"
     r"|\bwithout (errors?|failures?)\b"
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
@@ -347,7 +354,7 @@ HEALTHY = re.compile(
     # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``240 failed deliveries queued``)
     r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued) [0-9][0-9,]* (failed|errors?|failures?)\b"
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
-    r"retried|all (matched|resolved|reconciled|retried))\b"
+    r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried))\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
     r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
 )
@@ -364,12 +371,19 @@ HEALTHY_WORDS = (
     "broken",
     "cancelled",
     "aborted",
+    "mismatch",
+    "timeout",
+    "invalid",
+    "conflict",
+    "violation",
+    "crash",
     *LOCALIZED_WORDS,
 )
 
 
 #: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
-#: ``retr``, ``queue``, ``all ``, ``loaded ``, ``fetched ``, ``claimed `` or `` after ``.
+#: ``retr``, ``queue``, ``resched``, ``resubmit``, ``replay``, ``redeliver``, ``all ``, ``loaded ``, ``fetched ``,
+#: ``claimed `` or `` after ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -391,6 +405,10 @@ def without_healthy(text: str) -> str:
         and "--" not in text
         and "retr" not in folded
         and "queue" not in folded
+        and "resched" not in folded
+        and "resubmit" not in folded
+        and "replay" not in folded
+        and "redeliver" not in folded
         and "loaded " not in folded
         and "fetched " not in folded
         and "claimed " not in folded

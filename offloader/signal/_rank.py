@@ -268,7 +268,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if written and unit.failure and after_markdown(fences, start, text):
             written = False  # the Markdown file ended above: the rest is the failed command's output
-        if unit.failure and (
+        if (unit.failure or unit.kind == "fail") and (
             ((written or _lists_releases(scan, releases)) and not _said_by_the_run(text, source))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text, numbered)

@@ -1,0 +1,76 @@
+"""Reports the engine reads as a run's outcome, and bookkeeping it does not.
+
+Each test builds a small synthetic output around one line; the corpus tests show the rules on real outputs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from offloader.signal import make_preview, read_signal
+from offloader.signal._rank import PROSE_SCORE
+from offloader.tokens import TiktokenCounter
+
+COUNTER = TiktokenCounter()
+
+
+def _among(
+    line: str, filler: str = "deploy: synced object {i} of 3000 to s3://shop-assets/static", n: int = 3000
+) -> str:
+    lines = [filler.format(i=i) for i in range(n)]
+    lines[n // 2] = line
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "An error occurred (NoSuchBucket) when calling the PutObject operation: The specified bucket does not exist",
+        "An unexpected error has occurred: timeout while waiting for the lock",
+        " ! [remote rejected] release/2.4 -> release/2.4 (hook declined)",
+        " ! [rejected]        main -> main (non-fetch first)",
+    ],
+)
+def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:
+    signal = read_signal(_among(line))
+    assert signal.failing
+    assert [u.lineno for u in signal.units if u.failure] == [1501]
+
+
+def test_a_sentence_that_mentions_an_error_occurring_is_no_report() -> None:
+    assert not read_signal(_among("the client retries if an error occurred while it uploaded a part")).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "contract check: 600 requests, 600 as expected, 0 mismatched",
+        "scan finished: 0 timeouts, 0 conflicts, 0 violations, 0 crashes",
+        "ledgerd: starting worker errors-drain (retry budget 3, failed jobs 0)",
+        "retryd: 3 failed jobs rescheduled, 120 consumers drained",
+        "redrive: 40 failed messages redelivered to orders-queue",
+    ],
+)
+def test_zero_counts_and_failures_being_handled_are_healthy(line: str) -> None:
+    assert not read_signal(_among(line)).failing
+
+
+def test_a_count_of_changed_files_is_a_summary() -> None:
+    subjects = [f"{i:07x} billing: retry failed {word} calls with jitter" for i, word in enumerate(["a", "b"] * 40)]
+    text = "\n".join(
+        [f" src/module_{i}.py | 4 ++--" for i in range(130)]
+        + [" 130 files changed, 229 insertions(+)"]
+        + subjects
+    )
+    signal = read_signal(text)
+    assert not signal.failing
+    assert [u.kind for u in signal.units if u.lineno == 131] == ["summary"]
+    assert "130 files changed" in make_preview(text, counter=COUNTER, preview_tokens=300)
+
+
+def test_a_commit_subject_with_a_failure_word_is_prose_even_when_its_shape_repeats() -> None:
+    areas = ["tax", "webhooks", "audit", "orders", "session", "refunds", "catalog", "billing"]
+    subjects = [f"{i * 7919 % 16**7:07x} {area}: retry failed {area}_client calls" for i, area in enumerate(areas * 5)]
+    signal = read_signal("\n".join(subjects) + "\n")
+    assert not signal.failing
+    assert max(u.score for u in signal.units) <= PROSE_SCORE
