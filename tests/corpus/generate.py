@@ -113,6 +113,8 @@ for unseen-50.
 Node.js 20 with npm (Debian ``nodejs``, ``npm``), with turbo, nx, lerna, typescript, esbuild, rollup, vitest,
 eslint with ``@eslint/js`` and pnpm from the npm registry (cached in ``/tmp/u49-npm-cache``, pnpm's store in
 ``/tmp/u49-pnpm-store``), for unseen-49.
+ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -134,6 +136,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
 import cases_unseen_fortyeighth  # noqa: F401
 import cases_unseen_fortyfifth  # noqa: F401
