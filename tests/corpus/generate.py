@@ -124,6 +124,8 @@ awscli 1.46.3, boto3 1.44.18 and moto[server] 5.2.6 from PyPI (moto's server run
 installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-52.
 mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit and vulture from PyPI, installed once
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
+ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -146,6 +148,7 @@ import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
 import cases_unseen_fiftyfifth  # noqa: F401
+import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
 import cases_unseen_fiftysecond  # noqa: F401
 import cases_unseen_fiftysixth  # noqa: F401
