@@ -58,9 +58,7 @@ def test_zero_counts_and_failures_being_handled_are_healthy(line: str) -> None:
 def test_a_count_of_changed_files_is_a_summary() -> None:
     subjects = [f"{i:07x} billing: retry failed {word} calls with jitter" for i, word in enumerate(["a", "b"] * 40)]
     text = "\n".join(
-        [f" src/module_{i}.py | 4 ++--" for i in range(130)]
-        + [" 130 files changed, 229 insertions(+)"]
-        + subjects
+        [f" src/module_{i}.py | 4 ++--" for i in range(130)] + [" 130 files changed, 229 insertions(+)"] + subjects
     )
     signal = read_signal(text)
     assert not signal.failing
