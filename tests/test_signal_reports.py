@@ -72,3 +72,44 @@ def test_a_commit_subject_with_a_failure_word_is_prose_even_when_its_shape_repea
     signal = read_signal("\n".join(subjects) + "\n")
     assert not signal.failing
     assert max(u.score for u in signal.units) <= PROSE_SCORE
+
+
+def _play(recap_failed: int) -> str:
+    """An Ansible run: one task's failure, ignored or rescued, then the PLAY RECAP of 12 hosts."""
+    lines = [f"ok: [retry-worker-{i:02d}] => (item=queue-{j})" for i in range(12) for j in range(200)]
+    lines[1200:1200] = [
+        "[ERROR]: Task failed: Module failed: non-zero return code",
+        "Origin: /srv/site/roles/retry_queue/tasks/main.yml:14:3",
+        "",
+        '12     mode: "0640"',
+        "13",
+        "14 - name: Drain the retry queue",
+        "    ^ column 3",
+        "",
+        'fatal: [retry-worker-06]: FAILED! => {"changed": true, "msg": "non-zero return code", "rc": 3}',
+        "...ignoring",
+    ]
+    lines += ["", "PLAY RECAP " + "*" * 60]
+    lines += [
+        f"retry-worker-{i:02d}           : ok=200  changed=3    unreachable=0    failed={recap_failed if i == 6 else 0}"
+        f"    skipped=0    rescued=0    ignored={int(i == 6)}   "
+        for i in range(12)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_play_recap_without_failures_is_a_clean_closing_verdict() -> None:
+    assert not read_signal(_play(0)).failing
+    assert read_signal(_play(1)).failing
+
+
+def test_a_zero_count_of_unreachable_hosts_is_healthy() -> None:
+    row = "web-01   : ok=4    changed=2    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0"
+    assert not read_signal(_among(row)).failing
+    assert read_signal(_among(row.replace("unreachable=0", "unreachable=1"))).failing
+
+
+def test_a_labelled_location_under_an_error_comes_with_it() -> None:
+    preview = make_preview(_play(1), counter=COUNTER, preview_tokens=250)
+    assert "[ERROR]: Task failed: Module failed: non-zero return code" in preview
+    assert "Origin: /srv/site/roles/retry_queue/tasks/main.yml:14:3" in preview

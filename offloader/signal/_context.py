@@ -89,6 +89,7 @@ _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
     rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
+    r"|^\s*[A-Z][a-z]+( [a-z]+)?:\s+[^\s:]+:\d+(:\d+)?\s*$"  # ... after its label (Ansible's ``Origin: x.yml:8:3``)
     r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
     # a wanted value said in words: ``Package 'x' has version '1.4.2', required version is '>= 2.0'``

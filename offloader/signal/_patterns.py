@@ -336,9 +336,11 @@ PRIORS: tuple[Prior, ...] = (
 #: (``--min-level ERROR``): removed from a line before classifying it.
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected"
-    r"|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?)\b"
-    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored)( summary| count| total| [a-z]+)?"
-    r"\"?\s*[=:]\s*0\b(?!\.)"
+    r"|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied|refused"
+    r"|corrupt(ed)?)\b"
+    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|unreachable|timeouts?|denied|refused"
+    r"|invalid|mismatch(ed|es)?|conflicts?|violations?|crash(ed|es)?|corrupt(ed)?|rejected|aborted)"
+    r"( summary| count| total| [a-z]+)?\"?\s*[=:]\s*0\b(?!\.)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
@@ -377,6 +379,10 @@ HEALTHY_WORDS = (
     "conflict",
     "violation",
     "crash",
+    "unreachable",
+    "denied",
+    "refused",
+    "corrupt",
     *LOCALIZED_WORDS,
 )
 
@@ -431,6 +437,7 @@ FAILURE_COUNT = re.compile(
 CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
     r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
+    r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0\b"  # a host's row of Ansible's PLAY RECAP
 )
 #: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said
 #: once per unit. Never a closing verdict: the last unit's says nothing about the units before it.
