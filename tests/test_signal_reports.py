@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from offloader.signal import make_preview, read_signal
+from offloader.signal import _read, make_preview, read_signal
+from offloader.signal._context import attach_context
 from offloader.signal._rank import PROSE_SCORE
 from offloader.tokens import TiktokenCounter
 
@@ -113,3 +114,15 @@ def test_a_labelled_location_under_an_error_comes_with_it() -> None:
     preview = make_preview(_play(1), counter=COUNTER, preview_tokens=250)
     assert "[ERROR]: Task failed: Module failed: non-zero return code" in preview
     assert "Origin: /srv/site/roles/retry_queue/tasks/main.yml:14:3" in preview
+
+
+def test_a_failure_heading_over_a_long_block_brings_its_first_line() -> None:
+    """Rust's panic header, its message, then a backtrace with no blank line to end the paragraph."""
+    lines = [f"taxd: loaded line {i:05d} region DE-BY net {i} cents" for i in range(1400)]
+    lines += ["thread 'tax-close' (1000) panicked at src/rates.rs:12:17:", "rate table missing region 'EU-WEST'"]
+    lines += ["stack backtrace:", *(f"  {i}: 0x0 - std::rt::lang_start_{i}" for i in range(60))]
+    signal, scan = _read("\n".join(lines).encode(), (), None)
+    header = next(u for u in signal.units if u.failure)
+    assert scan is not None
+    attach_context(scan, header)
+    assert [row[0] for row in header.context] == [1402]
