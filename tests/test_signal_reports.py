@@ -30,6 +30,7 @@ def _among(
         "An unexpected error has occurred: timeout while waiting for the lock",
         " ! [remote rejected] release/2.4 -> release/2.4 (hook declined)",
         " ! [rejected]        main -> main (non-fetch first)",
+        "150 GET /export/ledger?month=2024-03 500 141 bytes",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:
@@ -40,6 +41,11 @@ def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> No
 
 def test_a_sentence_that_mentions_an_error_occurring_is_no_report() -> None:
     assert not read_signal(_among("the client retries if an error occurred while it uploaded a part")).failing
+
+
+@pytest.mark.parametrize("line", ["151 GET /items?limit=500 200 35 bytes", "GET /report 500ms ok"])
+def test_a_number_like_a_server_error_elsewhere_in_a_request_line_is_none(line: str) -> None:
+    assert not read_signal(_among(line)).failing
 
 
 @pytest.mark.parametrize(

@@ -301,9 +301,12 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),
     # HTTP 5xx: the status after a quoted request line (``"GET /x HTTP/1.1" 500``), not any number after
-    # a quote (a response time after the user agent: ``"curl/7.88.1" 568``), or a labelled status
+    # a quote (a response time after the user agent: ``"curl/7.88.1" 568``), or after an unquoted method
+    # and path (a client's ``150 GET /export/ledger?month=3 500 141 bytes``; the path may be read past as a
+    # name), or a labelled status
     Prior(
         r'"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE|PROPFIND) [^"]*" 5[0-9][0-9]\b'
+        r"|(?-i:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(/[^ \t\"]*)? +5[0-9][0-9])([ \t]|$)"  # its path read past
         r"|\b(status|code)[ :=]+5[0-9][0-9]\b",
         "fail",
         3.0,
