@@ -107,6 +107,18 @@ KNOWN_MISSED_LINES = {
     "assertion's own `2 !== 3`, deep in TAP's YAML block, is not",
     "u44_tai64n_go_test_errors_retry_clean": "a clean `go test -v`: each package's `ok` line is one of many alike "
     "(the package's path masked); one-off test log lines that say timeout or conflict outrank them",
+    "u51_undefined_var_failed_jobs_cleaner_03": "ansible-core's chained error: the innermost link (`Error while "
+    "resolving value`) and its `Origin:` line under the outer links; the PLAY RECAP and the tail's items fill the room",
+    "u53_django_showmigrations_clean": "a clean `migrate` then `showmigrations`: the labelled `Applying "
+    "retry_queue.0009_retryitem_owner_id... OK` is one of 50 alike; `showmigrations`' line for it is shown",
+    "u56_gdb_cpp_abort_bt_full": "gdb's `bt full`: the frame that names the project's function is one plain line "
+    "among hundreds of lines of locals; a very long last line takes the room",
+    "u56_node_report_uncaught": "a Node.js diagnostic report: the failing frame is shown as stderr printed it, not "
+    "its copy inside the report's JSON",
+    "u56_py_dump_later_deadlock": "faulthandler's timeout dump of 20 threads: the deadlocked threads' `File ... line N "
+    "in f` frames come first, alike to the other threads'; the last threads' stacks are shown",
+    "u56_rust_thread_panic_full": "Rust's full backtrace: the project's frame `at .../src/rates.rs:12:17` is one of 70 "
+    "frame lines; the panic's header and message, which name the same place, are shown",
 }
 
 
