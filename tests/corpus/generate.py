@@ -126,6 +126,10 @@ mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit a
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
 ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
+alembic 1.20.1 and SQLAlchemy 2.1.9 from PyPI, installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u57-alembic``, with knex 3.1.0, sequelize 6.37.7, sequelize-cli 6.6.3 and sqlite3 5.1.7
+from the npm registry (with Node.js 20 and npm; sqlite3's native module built from source against Debian's
+``/usr/include/node``), installed once into ``/tmp/u57-node``, for unseen-57.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -151,6 +155,7 @@ import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
 import cases_unseen_fiftysecond  # noqa: F401
+import cases_unseen_fiftyseventh  # noqa: F401
 import cases_unseen_fiftysixth  # noqa: F401
 import cases_unseen_fiftythird  # noqa: F401
 import cases_unseen_fortieth  # noqa: F401
