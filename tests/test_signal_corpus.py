@@ -119,6 +119,12 @@ KNOWN_MISSED_LINES = {
     "in f` frames come first, alike to the other threads'; the last threads' stacks are shown",
     "u56_rust_thread_panic_full": "Rust's full backtrace: the project's frame `at .../src/rates.rs:12:17` is one of 70 "
     "frame lines; the panic's header and message, which name the same place, are shown",
+    "u57_alembic_autogenerate_check_clean": "a clean `alembic upgrade head` then `check`: the labelled `Running "
+    "upgrade` line is one of 49 alike",
+    "u57_alembic_upgrade_index_fails": "the `Running upgrade ... index refunds by reason code` line that names the "
+    "failing revision is four lines above the chained traceback, whose exceptions and the migration's frame are shown",
+    "u57_sequelize_migrate_status_clean": "a clean `sequelize-cli db:migrate` then `db:migrate:status`: the last "
+    "`migrated` line is one of 44 alike, with no summary after it; the status rows fill the tail",
 }
 
 

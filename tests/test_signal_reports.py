@@ -132,3 +132,40 @@ def test_a_failure_heading_over_a_long_block_brings_its_first_line() -> None:
     assert scan is not None
     attach_context(scan, header)
     assert [row[0] for row in header.context] == [1402]
+
+
+def test_exec_made_code_is_no_project_frame() -> None:
+    site = "/venv/lib/python3.11/site-packages"
+    traceback = [
+        "Traceback (most recent call last):",
+        '  File "/srv/migrations/versions/b1_index_refunds.py", line 18, in upgrade',
+        '    op.create_index("ix_refunds_reason", "refunds", ["reason_cde"])',
+        '  File "<string>", line 8, in create_index',
+        '  File "<string>", line 3, in create_index',
+        *[
+            f'  File "{site}/alembic/ddl/impl.py", line {250 + i}, in _exec\n    return conn.execute(c)'
+            for i in range(6)
+        ],
+        "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such column: reason_cde",
+    ]
+    lines = [f"INFO  [sqlalchemy.engine.Engine] [cached since {i}s] ()" for i in range(400)]
+    lines[300:300] = traceback
+    signal, scan = _read("\n".join(lines).encode(), (), None)
+    exception = next(u for u in signal.units if u.failure and u.lineno == 318)
+    assert scan is not None
+    attach_context(scan, exception)
+    assert 302 in [row[0] for row in exception.context]  # the migration's own frame
+
+
+def test_an_exception_quoted_as_an_item_of_logged_parameters_is_data() -> None:
+    line = (
+        "INFO sqlalchemy.engine.Engine [generated in 0.00010s] [('webhooks', 'TimeoutError: endpoint did not "
+        "answer in 30s'), ('billing', 'ConnectionError: gateway refused the connection')]"
+    )
+    assert not read_signal(_among(line)).failing
+    assert read_signal(_among("worker stopped: TimeoutError: endpoint did not answer in 30s")).failing
+
+
+def test_an_exception_named_with_its_module_is_a_report() -> None:
+    line = "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such column: reason_cde"
+    assert [u.lineno for u in read_signal(_among(line)).units if u.failure] == [1501]

@@ -24,9 +24,10 @@ _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?
 #: A test runner's line that starts a unit (GoogleTest's ``[ RUN      ] pricing.overflow``, Go's ``=== RUN   TestX``):
 #: a report right under it (a sanitizer's ``runtime error: ...``) is that unit's.
 _UNIT_START = re.compile(r"[ \t]*(\[ RUN +\]|=== RUN\b)")
-#: A Python traceback's frame header, and a frame in an installed library or the interpreter's own.
+#: A Python traceback's frame header, and a frame in an installed library, the interpreter's own, or code a
+#: library made with ``exec`` (alembic's ``File "<string>", line 8, in create_index``).
 _PYTHON_FRAME = re.compile(r"[ \t]+File \"[^\"]+\", line [0-9]+")
-_LIBRARY_FRAME = re.compile(r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen ")
+_LIBRARY_FRAME = re.compile(r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen |\"<string>\"")
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
 _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")

@@ -145,7 +145,7 @@ _MASK_SOURCE = (
 _MASK = re.compile(_MASK_SOURCE + r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
 _MASK_KEEPING_NAMES = re.compile(_MASK_SOURCE)
 _NAMES = re.compile(
-    rf"{_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
+    rf"{_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(]|\.[A-Z])"  # not a class's module (``x.exc.E``)
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
 )
 #: Every match of _NAMES holds a slash, a backslash or a dot before a lower-case letter.
@@ -167,6 +167,10 @@ _FAILURE_NAME = re.compile(
 _QUOTED_FAILURE_VALUE = re.compile(
     r"(?<![:=])(?<![:=] )(['\"])(errors?|failed|failures?|failing|fail)\1(?![ \t]*[:=])", re.IGNORECASE
 )
+#: An exception's name and message in Python's quotes, an item of a sequence another item follows or precedes
+#: (a logged tuple of parameters ``[('webhooks', 'TimeoutError: endpoint did not answer'), ...]``): stored
+#: data, not a report. JSON's double-quoted items are left alone (a notebook's stored output lists its lines).
+_QUOTED_ITEM = re.compile(r"(?<=[(\[,])[ \t]*'[\w.]*(Error|Exception)\b[^'\n]*'(?=[ \t]*[,)\]])")
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
@@ -397,6 +401,8 @@ def weights(
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if ("'" in cleaned or '"' in cleaned) and ("err" in (lowered := cleaned.lower()) or "fail" in lowered):
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
+        if "'," in cleaned and ("Error" in cleaned or "Exception" in cleaned):
+            cleaned = _QUOTED_ITEM.sub(" ", cleaned)
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:
