@@ -155,7 +155,7 @@ _REFERENCE_MASK = (
     r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b"
 )
 _REFERENCE_NAMES = (
-    rf"{_REFERENCE_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(])"
+    rf"{_REFERENCE_PATH}|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{{0,4}}\b(?![:(]|\.[A-Z])"
     r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}(?=:\d)"
 )
 

@@ -27,7 +27,9 @@ _UNIT_START = re.compile(r"[ \t]*(\[ RUN +\]|=== RUN\b)")
 #: A Python traceback's frame header, and a frame in an installed library, the interpreter's own, or code a
 #: library made with ``exec`` (alembic's ``File "<string>", line 8, in create_index``).
 _PYTHON_FRAME = re.compile(r"[ \t]+File \"[^\"]+\", line [0-9]+")
-_LIBRARY_FRAME = re.compile(r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen |\"<string>\"")
+_LIBRARY_FRAME = re.compile(
+    r"[/\\](site-packages|dist-packages|lib/python[0-9.]+|node_modules)[/\\]|<frozen |\"<string>\""
+)
 _EXCEPTION_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Exit|Interrupt|Failure)\b|^\s*Caused by\b|^E\s")
 #: A field of an indented record (pretty JSON, YAML): ``    "error": "..."``, ``  status: failed``.
 _FIELD = re.compile(r"^([ \t]+)(\"[^\"]*\"|[\w.-]+)\s*:")
