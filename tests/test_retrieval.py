@@ -208,6 +208,14 @@ async def test_binary_content_refuses_pattern_and_range_but_describes_itself(ws:
     assert "binary" in await retrieve(ws, ref)
 
 
+async def test_a_text_log_with_a_stray_nul_is_read_as_text(ws: RecordingWorkspace) -> None:
+    lines = [f"transforming module_{i}.jsx" for i in range(400)]
+    lines[3] = "  filter: { id: /^\x00@vite\\/wasm-helper\\.js$/ }"
+    lines[300] = "[UNRESOLVED_IMPORT] Could not resolve './refund-rules.js'"
+    ref = await _put(ws, "\n".join(lines).encode())
+    assert "UNRESOLVED_IMPORT" in await retrieve(ws, ref, pattern="UNRESOLVED")
+
+
 async def test_unknown_reference_is_a_clear_error(ws: RecordingWorkspace) -> None:
     with pytest.raises(UnknownReference, match="nothing is stored"):
         await retrieve(ws, ws.reference("sessions/s/missing.txt"))

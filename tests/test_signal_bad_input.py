@@ -55,6 +55,36 @@ def test_a_str_with_nul_characters_is_binary() -> None:
     assert preview.startswith("[binary output:") and "\x00" not in preview
 
 
+def _build_log(stray: str) -> str:
+    lines = [f"transforming src/features/module_{i}.jsx ({i % 40} ms)" for i in range(900)]
+    lines[200] = stray
+    lines[830] = "[UNRESOLVED_IMPORT] Could not resolve './refund-rules.js' in src/refunds-api.js"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "stray",
+    [
+        "  filter: { id: /^\x00@vite\\/wasm-helper\\.js$/ }",  # a bundler's virtual-module prefix in a debug dump
+        "\x00" * 4096 + "2026-01-01 12:00:00 INFO restarted after a crash",  # a log's NUL padding
+    ],
+)
+def test_a_stray_nul_in_a_text_output_does_not_make_it_binary(stray: str) -> None:
+    text = _build_log(stray)
+    preview = make_preview(text, counter=COUNTER, preview_tokens=400)
+    assert not preview.startswith("[binary output")
+    assert "   831\t[UNRESOLVED_IMPORT] Could not resolve './refund-rules.js'" in preview
+    assert "\x00" not in preview
+    assert read_signal(text.encode()).binary is None
+
+
+def test_nul_bytes_spread_over_many_lines_or_runs_are_binary() -> None:
+    assert read_signal("hello\n".encode("utf-16-le") * 2000).binary is not None  # UTF-16 text
+    assert read_signal(b"x\x00y\x00z " * 3000).binary is not None  # one line, NULs everywhere
+    lines = [f"row {i}" + ("\x00" if i % 20 == 0 else "") for i in range(2000)]
+    assert read_signal("\n".join(lines).encode()).binary is not None  # one line in twenty
+
+
 def test_a_few_bad_bytes_in_a_text_log_do_not_make_it_binary() -> None:
     lines = [f"step {i} ok" for i in range(20_000)]
     lines[100] = "weird byte \udcff here"  # one undecodable byte, as surrogateescape keeps it

@@ -16,6 +16,7 @@ from .errors import InvalidPattern, PathOutsideWorkspace
 
 __all__ = [
     "Hit",
+    "binary_sample",
     "compile_pattern",
     "cut_utf8",
     "glob_matcher",
@@ -153,6 +154,59 @@ def _range_bytes(data: bytes, first: int, last: int) -> tuple[int, int, int]:
         pos, line = nl + 1, line + 1
     nl = data.find(b"\n", pos)
     return start, (len(data) if nl < 0 else nl), first
+
+
+#: NUL bytes make a sample binary when more than one of its lines in this many holds one (two lines at least),
+#: or when they come in more than one run per this many bytes (two runs at least): a text output keeps a stray
+#: NUL (a bundler's ``\\0`` virtual-module prefix in a debug dump) or a run of them (a log's padding after a
+#: crash) in a line or two, while an executable, an archive or UTF-16 text has them everywhere.
+NUL_LINES_PER = 100
+NUL_RUN_BYTES = 1000
+_NUL_RUN = re.compile(rb"\x00+")
+
+
+def nuls_make_binary(sample: bytes) -> bool:
+    """Whether the NUL bytes in ``sample`` (the first bytes of an output or a file) make it binary."""
+    if b"\0" not in sample:
+        return False
+    if len(_NUL_RUN.findall(sample)) > max(1, len(sample) // NUL_RUN_BYTES):
+        return True
+    lines = sample.split(b"\n")
+    return sum(1 for line in lines if b"\0" in line) > max(1, len(lines) // NUL_LINES_PER)
+
+
+#: Control bytes that text does not hold (tab, newlines, form feed, backspace and ESC excepted).
+_CONTROL_BYTES = bytes([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+#: Text in a legacy 8-bit encoding (Latin-1, cp1252) has at most this share of control bytes and at
+#: least this share of ASCII (random or compressed bytes: about 10 % control bytes, 37 % printable ASCII).
+LEGACY_MAX_CONTROL = 0.01
+LEGACY_MIN_ASCII = 0.5
+
+
+def binary_sample(sample: bytes, offset: int = 0) -> str | None:
+    """Why ``sample`` (bytes of an output or a file, from ``offset``) is not text, or None.
+
+    NUL bytes in many of its lines make it binary (:func:`nuls_make_binary`), and so does invalid
+    UTF-8, unless it reads as text in a legacy 8-bit encoding (a Latin-1 log, a cp1252 console).
+    A few stray bytes, or a character cut by the sample's edges, do not.
+    """
+    if nuls_make_binary(sample):
+        return f"NUL byte at offset {offset + sample.find(bytes(1)):,}"
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = sample.decode("utf-8", "replace").count("\ufffd")
+        if (bad * 100 > len(sample) or bad > 64) and not _legacy_text(sample):
+            return f"invalid UTF-8 at offset {offset + exc.start:,}"
+    return None
+
+
+def _legacy_text(sample: bytes) -> bool:
+    """Whether ``sample`` (not UTF-8) reads as text in an 8-bit encoding: few control bytes, mostly ASCII."""
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    ascii_bytes = len(sample.translate(None, _HIGH_BYTES))
+    return controls <= len(sample) * LEGACY_MAX_CONTROL and ascii_bytes >= len(sample) * LEGACY_MIN_ASCII
 
 
 def cut_utf8(data: bytes, limit: int) -> bytes:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..core.backend import WorkspaceProtocol
 from ..core.errors import WorkspaceError
 from ..core.protocol import Storage
+from ..core.text import binary_sample
 from .index import IndexCache
 
 __all__ = ["Document", "Meta", "UnknownReference"]
@@ -54,7 +55,7 @@ class Document:
                 self.meta = cached
                 return
             head = await source.read_bytes(self.rel, 0, min(info.size, _PROBE))
-            binary = f"binary data, {info.size} bytes" if b"\x00" in head else None
+            binary = f"binary data, {info.size} bytes" if binary_sample(head) is not None else None
             self.meta = Meta(info.size, info.mtime, binary)
             self.cache.put(("meta", self.rel), self.meta)
             return
@@ -65,7 +66,7 @@ class Document:
         data = stored.content
         ctype = stored.content_type or "application/octet-stream"
         binary = None
-        if not _is_text_type(ctype) or b"\x00" in data[:_PROBE]:
+        if not _is_text_type(ctype) or binary_sample(data[:_PROBE]) is not None:
             binary = f"{ctype}, {len(data)} bytes"
         self.data = data
         self.meta = Meta(len(data), 0.0, binary)

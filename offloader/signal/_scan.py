@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.strbuf import ascii_view
+from ..core.text import binary_sample
 from ._multiplex import MULTIPLEX_REACH, PREFIX, is_multiplexed
 from ._patterns import make_scanner
 
@@ -46,45 +47,16 @@ class Scan:
     prefix: re.Pattern[str] | None = None  # each line's source's prefix, read past (see _multiplex)
 
 
-#: Control bytes that text does not hold (tab, newlines, form feed, backspace and ESC excepted).
-_CONTROL_BYTES = bytes([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
-_HIGH_BYTES = bytes(range(0x80, 0x100))
-#: Text in a legacy 8-bit encoding (Latin-1, cp1252) has at most this share of control bytes and at
-#: least this share of ASCII (random or compressed bytes: about 10 % control bytes, 37 % printable ASCII).
-LEGACY_MAX_CONTROL = 0.01
-LEGACY_MIN_ASCII = 0.5
-
-
 def binary_reason(data: Any) -> str | None:
-    """Why ``data`` is not text (NUL bytes, invalid UTF-8 in the sampled start or end), or None.
-
-    Invalid UTF-8 makes an output binary only when it does not read as text in a legacy
-    8-bit encoding (a Latin-1 log, a cp1252 console): such text is previewed as text,
-    its undecodable bytes shown as U+FFFD, never raw.
+    """Why ``data`` is not text, read from its sampled start and end (see
+    :func:`~offloader.core.text.binary_sample`), or None. Text is previewed as text: a stray NUL or an
+    undecodable byte is shown as U+FFFD, never raw.
     """
     size = len(data)
     for lo, hi in ((0, min(size, BINARY_SAMPLE)), (max(BINARY_SAMPLE, size - 4096), size)):
-        if lo >= hi:
-            continue
-        chunk = bytes(data[lo:hi])
-        nul = chunk.find(b"\0")
-        if nul >= 0:
-            return f"NUL byte at offset {lo + nul:,}"
-        try:
-            chunk.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            # a few stray bytes (or a character cut by the sample's edges) do not make text binary
-            bad = chunk.decode("utf-8", "replace").count("\ufffd")
-            if (bad * 100 > len(chunk) or bad > 64) and not _legacy_text(chunk):
-                return f"invalid UTF-8 at offset {lo + exc.start:,}"
+        if lo < hi and (reason := binary_sample(bytes(data[lo:hi]), lo)) is not None:
+            return reason
     return None
-
-
-def _legacy_text(chunk: bytes) -> bool:
-    """Whether ``chunk`` (not UTF-8) reads as text in an 8-bit encoding: few control bytes, mostly ASCII."""
-    controls = len(chunk) - len(chunk.translate(None, _CONTROL_BYTES))
-    ascii_bytes = len(chunk.translate(None, _HIGH_BYTES))
-    return controls <= len(chunk) * LEGACY_MAX_CONTROL and ascii_bytes >= len(chunk) * LEGACY_MIN_ASCII
 
 
 #: A memory-mapped file is scanned in windows of this size (cut at newlines), each released after.
