@@ -213,7 +213,7 @@ PRIORS: tuple[Prior, ...] = (
     # (Rust's and C++'s ``core::panic::unwind_safe`` in a backtrace) is no label
     Prior(
         r"(^|[^.:\w]|(^|[^:]):)(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
-        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+)?:([^:]|$)",
+        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+)?:([^:\n]|$)",
         "fail",
         3.0,
     ),
@@ -306,7 +306,7 @@ PRIORS: tuple[Prior, ...] = (
     # name), or a labelled status
     Prior(
         r'"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE|PROPFIND) [^"]*" 5[0-9][0-9]\b'
-        r"|(?-i:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(/[^ \t\"]*)? +5[0-9][0-9])([ \t]|$)"  # its path read past
+        r"|(?-i:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(/[^ \t\"\n]*)? +5[0-9][0-9])([ \t]|$)"
         r"|\b(status|code)[ :=]+5[0-9][0-9]\b",
         "fail",
         3.0,
