@@ -126,6 +126,9 @@ mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit a
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
 ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
+pyspark 4.3.0, dask[distributed] 2026.8.0, pandas 3.1.1 and pyarrow 26.0.1 from PyPI, installed once into a virtual
+environment of their own under ``/tmp/offloader-corpus-venvs/u58-data``, with OpenJDK 17 (Debian
+``openjdk-17-jre-headless``), for unseen-58.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -147,6 +150,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftyeighth  # noqa: F401
 import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
