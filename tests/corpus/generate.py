@@ -130,6 +130,9 @@ alembic 1.20.1 and SQLAlchemy 2.1.9 from PyPI, installed once into a virtual env
 ``/tmp/offloader-corpus-venvs/u57-alembic``, with knex 3.1.0, sequelize 6.37.7, sequelize-cli 6.6.3 and sqlite3 5.1.7
 from the npm registry (with Node.js 20 and npm; sqlite3's native module built from source against Debian's
 ``/usr/include/node``), installed once into ``/tmp/u57-node``, for unseen-57.
+pyspark 4.3.0, dask[distributed] 2026.8.0, pandas 3.1.1 and pyarrow 26.0.1 from PyPI, installed once into a virtual
+environment of their own under ``/tmp/offloader-corpus-venvs/u58-data``, with OpenJDK 17 (Debian
+``openjdk-17-jre-headless``), for unseen-58.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -151,6 +154,7 @@ import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
 import cases_unseen_fiftieth  # noqa: F401
+import cases_unseen_fiftyeighth  # noqa: F401
 import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
