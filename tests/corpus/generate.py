@@ -126,6 +126,10 @@ mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit a
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
 ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
+Node.js 20 with npm (Debian ``nodejs``, ``npm``), with vite 8.4.1, webpack 5.113.0, webpack-cli 6.0.1, babel-loader
+10.1.1 with @babel/core, @babel/preset-env and @babel/preset-react 7.29.17, typescript 5.9.3, esbuild 0.28.2, next
+16.5.0 (its SWC binary from the npm registry), react and react-dom 19.3.1 from the npm registry, installed once into
+``/tmp/u59-tools`` (each scenario hard-links its node_modules), for unseen-59.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -150,6 +154,7 @@ import cases_unseen_fiftieth  # noqa: F401
 import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
+import cases_unseen_fiftyninth  # noqa: F401
 import cases_unseen_fiftysecond  # noqa: F401
 import cases_unseen_fiftysixth  # noqa: F401
 import cases_unseen_fiftythird  # noqa: F401
