@@ -133,6 +133,10 @@ from the npm registry (with Node.js 20 and npm; sqlite3's native module built fr
 pyspark 4.3.0, dask[distributed] 2026.8.0, pandas 3.1.1 and pyarrow 26.0.1 from PyPI, installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u58-data``, with OpenJDK 17 (Debian
 ``openjdk-17-jre-headless``), for unseen-58.
+Node.js 20 with npm (Debian ``nodejs``, ``npm``), with vite 8.4.1, webpack 5.113.0, webpack-cli 6.0.1, babel-loader
+10.1.1 with @babel/core, @babel/preset-env and @babel/preset-react 7.29.17, typescript 5.9.3, esbuild 0.28.2, next
+16.5.0 (its SWC binary from the npm registry), react and react-dom 19.3.1 from the npm registry, installed once into
+``/tmp/u59-tools`` (each scenario hard-links its node_modules), for unseen-59.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -158,6 +162,7 @@ import cases_unseen_fiftyeighth  # noqa: F401
 import cases_unseen_fiftyfifth  # noqa: F401
 import cases_unseen_fiftyfirst  # noqa: F401
 import cases_unseen_fiftyfourth  # noqa: F401
+import cases_unseen_fiftyninth  # noqa: F401
 import cases_unseen_fiftysecond  # noqa: F401
 import cases_unseen_fiftyseventh  # noqa: F401
 import cases_unseen_fiftysixth  # noqa: F401
