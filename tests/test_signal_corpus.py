@@ -125,6 +125,8 @@ KNOWN_MISSED_LINES = {
     "failing revision is four lines above the chained traceback, whose exceptions and the migration's frame are shown",
     "u57_sequelize_migrate_status_clean": "a clean `sequelize-cli db:migrate` then `db:migrate:status`: the last "
     "`migrated` line is one of 44 alike, with no summary after it; the status rows fill the tail",
+    "u59_next_build_clean_failed_orders": "a clean `next build`: the labelled route is one of 147 alike rows of its "
+    "route table",
 }
 
 
@@ -157,7 +159,10 @@ async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
 
 #: Clean runs the engine still calls failing, each with why (docs/concepts/previews.md, "Known gaps").
 #: Strict: the test fails once the engine gets one right, so the entry must then go.
-KNOWN_FALSE_ALARMS: dict[str, str] = {}
+KNOWN_FALSE_ALARMS: dict[str, str] = {
+    "u58_spark_submit_retry_clean": "Spark logs a task's first attempt, which failed, at ERROR with its Python "
+    "traceback; the retry that worked and the job's end say so only as INFO lines alike to all the others",
+}
 
 
 @pytest.mark.parametrize("name", _outputs(True, KNOWN_FALSE_ALARMS))

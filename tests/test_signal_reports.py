@@ -56,6 +56,10 @@ def test_a_number_like_a_server_error_elsewhere_in_a_request_line_is_none(line: 
         "ledgerd: starting worker errors-drain (retry budget 3, failed jobs 0)",
         "retryd: 3 failed jobs rescheduled, 120 consumers drained",
         "redrive: 40 failed messages redelivered to orders-queue",
+        "26/01/01 00:00:00 INFO DAGScheduler: failed: HashSet()",
+        '{"batch": 7, "errors": [], "status": "done"}',
+        "exception: large_string",
+        "  failed: bool not null",
     ],
 )
 def test_zero_counts_and_failures_being_handled_are_healthy(line: str) -> None:
@@ -169,3 +173,8 @@ def test_an_exception_quoted_as_an_item_of_logged_parameters_is_data() -> None:
 def test_an_exception_named_with_its_module_is_a_report() -> None:
     line = "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such column: reason_cde"
     assert [u.lineno for u in read_signal(_among(line)).units if u.failure] == [1501]
+
+
+@pytest.mark.parametrize("line", ["error: null pointer dereference", "failed: None of the hosts answered"])
+def test_a_word_like_an_empty_value_after_a_label_is_still_a_report(line: str) -> None:
+    assert read_signal(_among(line)).failing

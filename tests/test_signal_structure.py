@@ -700,6 +700,7 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
     corpus = Path(__file__).parent / "corpus"
     lines = {"No Errors found", "0 FAILED", "Failures: 0", "error budget", "WITHOUT FAILURES", "a.py:3", "x\\y"}
     lines |= {"0 mismatched", "(retry 0, failed jobs 0)", "3 failed jobs rescheduled", "9 Errors Replayed"}
+    lines |= {"failed: HashSet()", '"errors": [],', "failures=None", "Errors: NULL;", "error: nil }"}
     lines |= {"0 mismatched", "(retry 0, failed jobs 0)", "3 failed jobs rescheduled", "9 Errors Replayed"}
     for name in sorted(json.loads((corpus / "labels.json").read_text()))[::5]:
         text = gzip.decompress((corpus / "outputs" / f"{name}.txt.gz").read_bytes()).decode("utf-8", "replace")

@@ -347,6 +347,9 @@ HEALTHY = re.compile(
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
+    # an empty collection or nothing after the label (Spark's ``failed: HashSet()``, ``"errors": []``)
+    r"|\b(failed|failures?|errors?)\"?[ \t]*[:=][ \t]*"
+    r"(\[\]|\{\}|\(\)|[A-Za-z]*(Set|List|Map|Seq)\(\)|None|null|nil)(?=[ \t]*([,;)\]}]|$))"
     # a zero after what it counts (``(retry 0, errors 0)``, ``failed jobs 0``)
     r"|\b(failed|failures?|errors?)( [a-z]+)? 0(?![.,:]?[0-9])\b"
     r"|\bwithout (errors?|failures?)\b"
@@ -391,8 +394,8 @@ HEALTHY_WORDS = (
 
 
 #: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
-#: ``retr``, ``queue``, ``resched``, ``resubmit``, ``replay``, ``redeliver``, ``all ``, ``loaded ``, ``fetched ``,
-#: ``claimed `` or `` after ``.
+#: ``retr``, ``queue``, ``resched``, ``resubmit``, ``replay``, ``redeliver``, an empty ``()``, ``[]`` or ``{}``,
+#: ``none``, ``null``, ``nil``, ``all ``, ``loaded ``, ``fetched ``, ``claimed `` or `` after ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -418,6 +421,12 @@ def without_healthy(text: str) -> str:
         and "resubmit" not in folded
         and "replay" not in folded
         and "redeliver" not in folded
+        and "()" not in text
+        and "[]" not in text
+        and "{}" not in text
+        and "none" not in folded
+        and "null" not in folded
+        and "nil" not in folded
         and "loaded " not in folded
         and "fetched " not in folded
         and "claimed " not in folded

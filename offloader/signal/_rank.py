@@ -171,6 +171,15 @@ _QUOTED_FAILURE_VALUE = re.compile(
 #: (a logged tuple of parameters ``[('webhooks', 'TimeoutError: endpoint did not answer'), ...]``): stored
 #: data, not a report. JSON's double-quoted items are left alone (a notebook's stored output lists its lines).
 _QUOTED_ITEM = re.compile(r"(?<=[(\[,])[ \t]*'[\w.]*(Error|Exception)\b[^'\n]*'(?=[ \t]*[,)\]])")
+#: A field of a schema whose name is a failure word, then only its type (pyarrow's ``failed: bool``,
+#: ``exception: large_string``; a column listing's ``errors: int64 not null``): a declaration, not a report.
+_TYPED_FIELD = re.compile(
+    r"[ \t]*-?[ \t]*\w*(error|fail|exception)\w*[ \t]*:[ \t]*(bool(ean)?|str(ing)?|large_string|u?int(8|16|32|64)?"
+    r"|float(16|32|64)?|double|decimal[0-9]*\([0-9, ]+\)|(date|time)(32|64)?(\[\w+\])?|timestamp\[[^\]]*\]"
+    r"|(large_)?(utf8|binary)|(large_)?list<.*>|struct<.*>|map<.*>|dictionary<.*>|null|object|category)"
+    r"( not null)?[ \t]*\r?",
+    re.IGNORECASE,
+)
 #: Every ASCII digit as ``0``: a line's template does not change (each class of _MASK takes all digits alike).
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ZERO_DIGIT_CHARS = str.maketrans("123456789", "000000000")
@@ -403,6 +412,8 @@ def weights(
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
         if "'," in cleaned and ("Error" in cleaned or "Exception" in cleaned):
             cleaned = _QUOTED_ITEM.sub(" ", cleaned)
+    if ":" in cleaned and _TYPED_FIELD.fullmatch(cleaned):
+        cleaned = ""
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:
