@@ -126,6 +126,10 @@ mypy, pylint, coverage, pytest, pytest-xdist, hypothesis, black, isort, bandit a
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs``, for unseen-55.
 ansible-core 2.19.14 and ansible-lint 26.10.1 from PyPI, installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u51-ansible`` (no collection from Galaxy), with git, for unseen-51.
+honcho 2.0.0 from PyPI (installed once into a virtual environment of its own under
+``/tmp/offloader-corpus-venvs/u60-procs``) and pm2 7.0.4, nodemon 3.1.14 and concurrently 10.1.0 from the npm
+registry (installed once under ``/tmp/u60-tools``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
+unseen-60.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -173,6 +177,7 @@ import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
+import cases_unseen_sixtieth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
