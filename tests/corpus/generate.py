@@ -137,6 +137,10 @@ Node.js 20 with npm (Debian ``nodejs``, ``npm``), with vite 8.4.1, webpack 5.113
 10.1.1 with @babel/core, @babel/preset-env and @babel/preset-react 7.29.17, typescript 5.9.3, esbuild 0.28.2, next
 16.5.0 (its SWC binary from the npm registry), react and react-dom 19.3.1 from the npm registry, installed once into
 ``/tmp/u59-tools`` (each scenario hard-links its node_modules), for unseen-59.
+honcho 2.0.0 from PyPI (installed once into a virtual environment of its own under
+``/tmp/offloader-corpus-venvs/u60-procs``) and pm2 7.0.4, nodemon 3.1.14 and concurrently 10.1.0 from the npm
+registry (installed once under ``/tmp/u60-tools``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
+unseen-60.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -187,6 +191,7 @@ import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
+import cases_unseen_sixtieth  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
