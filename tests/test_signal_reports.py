@@ -31,6 +31,7 @@ def _among(
         " ! [remote rejected] release/2.4 -> release/2.4 (hook declined)",
         " ! [rejected]        main -> main (non-fetch first)",
         "150 GET /export/ledger?month=2024-03 500 141 bytes",
+        "12:00:01 system           | retry_queue.1 stopped (rc=1)",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:
@@ -178,3 +179,7 @@ def test_an_exception_named_with_its_module_is_a_report() -> None:
 @pytest.mark.parametrize("line", ["error: null pointer dereference", "failed: None of the hosts answered"])
 def test_a_word_like_an_empty_value_after_a_label_is_still_a_report(line: str) -> None:
     assert read_signal(_among(line)).failing
+
+
+def test_a_process_a_manager_stopped_with_a_signal_is_no_failure() -> None:
+    assert not read_signal(_among("12:00:01 system           | web.1 stopped (rc=-15)")).failing

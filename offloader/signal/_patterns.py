@@ -117,6 +117,8 @@ _NONZERO_EXIT = (
     r"|\bexit(ing|ed)? with (a )?(failure|error) status\b"
     # a field that holds it: docker's ``exitCode=3`` (events) and ``"ExitCode": 137`` (inspect), ``exit_code: 2``
     r"|\bexit_?code[\"']?[ \t]*[:=][ \t]*[1-9]"
+    # a process manager's ``retry_queue.1 stopped (rc=1)`` (a negative code is a signal it sent: ``rc=-15``)
+    r"|\((rc|exit)=[1-9][0-9]{0,2}\)"
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a
 #: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ..."),
