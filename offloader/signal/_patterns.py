@@ -345,15 +345,14 @@ HEALTHY = re.compile(
     r"|corrupt(ed)?)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|unreachable|timeouts?|denied|refused"
     r"|invalid|mismatch(ed|es)?|conflicts?|violations?|crash(ed|es)?|corrupt(ed)?|rejected|aborted)"
-    r"( summary| count| total| [a-z]+)?\"?\s*[=:]\s*0\b(?!\.)"
+    r"(( summary| count| total| [a-z]+)?\"?\s*[=:]\s*0\b(?!\.)"
+    # an empty collection or nothing after the label (Spark's ``failed: HashSet()``, ``"errors": []``)
+    r"|\"?[ \t]*[:=][ \t]*(\[\]|\{\}|\(\)|[A-Za-z]*(Set|List|Map|Seq)\(\)|None|null|nil)(?=[ \t]*([,;)\]}]|$))"
+    # a zero after what it counts (``(retry 0, errors 0)``, ``failed jobs 0``)
+    r"|( [a-z]+)? 0(?![.,:]?[0-9])\b)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
     r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
-    # an empty collection or nothing after the label (Spark's ``failed: HashSet()``, ``"errors": []``)
-    r"|\b(failed|failures?|errors?)\"?[ \t]*[:=][ \t]*"
-    r"(\[\]|\{\}|\(\)|[A-Za-z]*(Set|List|Map|Seq)\(\)|None|null|nil)(?=[ \t]*([,;)\]}]|$))"
-    # a zero after what it counts (``(retry 0, errors 0)``, ``failed jobs 0``)
-    r"|\b(failed|failures?|errors?)( [a-z]+)? 0(?![.,:]?[0-9])\b"
     r"|\bwithout (errors?|failures?)\b"
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued

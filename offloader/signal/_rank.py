@@ -281,7 +281,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False  # an error the tool says it ignored (make's ``-`` commands)
         if written and unit.failure and after_markdown(fences, start, text):
             written = False  # the Markdown file ended above: the rest is the failed command's output
-        if (unit.failure or unit.kind == "fail") and (
+        if (unit.failure or (unit.kind == "fail" and unit.score > PROSE_SCORE)) and (
             ((written or _lists_releases(scan, releases)) and not _said_by_the_run(text, source))
             or (manual is not None and manual[0] <= start < manual[1])
             or is_code(text, numbered)
@@ -412,8 +412,6 @@ def weights(
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
         if "'," in cleaned and ("Error" in cleaned or "Exception" in cleaned):
             cleaned = _QUOTED_ITEM.sub(" ", cleaned)
-    if ":" in cleaned and _TYPED_FIELD.fullmatch(cleaned):
-        cleaned = ""
     if memo is not None:
         known = memo.get(cleaned)
         if known is None:
@@ -425,6 +423,8 @@ def weights(
 def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
     """``weights`` of a line whose healthy zeros and names are already removed."""
     fail = summary = word = warn = 0.0
+    if ":" in cleaned and _TYPED_FIELD.fullmatch(cleaned):
+        return fail, summary, word, warn
     for prior, _ in classify(cleaned):
         if prior is TOOL_DIAGNOSTIC and NOT_A_PROGRAM.match(cleaned):
             continue  # ``warning: invalid value, using the default``: a level, not a program
