@@ -129,8 +129,6 @@ KNOWN_MISSED_LINES = {
     "route table",
     "u60_concurrently_group_tests_clean": "a clean `concurrently --group` of four suites: the third suite's `exited "
     "with code 0` is one of four alike; the last one and the suites' summaries are shown",
-    "u60_pm2_retry_queue_restart_loop": "pm2's `errored` status is a cell of two drawn tables (`pm2 ls`, `pm2 "
-    "describe`), read as stored values; the app's TypeError and its frame are shown",
 }
 
 

@@ -183,3 +183,16 @@ def test_a_word_like_an_empty_value_after_a_label_is_still_a_report(line: str) -
 
 def test_a_process_a_manager_stopped_with_a_signal_is_no_failure() -> None:
     assert not read_signal(_among("12:00:01 system           | web.1 stopped (rc=-15)")).failing
+
+
+def test_a_status_cell_that_says_errored_is_the_tables_verdict() -> None:
+    rows = [f"│ {i}  │ worker-{i:<8} │ fork │ {i % 4}    │ online    │ root │" for i in range(40)]
+    rows[17] = "│ 17 │ retry-queue     │ fork │ 7    │ errored   │ root │"
+    rule = "├────┼─────────────────┼──────┼──────┼───────────┼──────┤"
+    header = "│ id │ name            │ mode │ ↺    │ status    │ user │"
+    logs = [f"[worker-{i % 40}] job {i} finished in {i % 90} ms" for i in range(3000)]
+    text = "\n".join([*logs[:1500], header, rule, *rows, *logs[1500:]]) + "\n"
+    assert "│ 17 │ retry-queue     │ fork │ 7    │ errored   │ root │" in make_preview(
+        text, counter=COUNTER, preview_tokens=400
+    )
+    assert not read_signal(_among("0 errored, 310 passed")).failing

@@ -255,7 +255,7 @@ PRIORS: tuple[Prior, ...] = (
     # ``Errors found: 3``; not a report's statistic, ``Number of failed authentications: 462``); before the
     # failure words, which would take its place
     Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9]", "fail", 3.0),
-    Prior(r"\b(failed|failing|fails)\b", "fail", 2.5),
+    Prior(r"\b(failed|failing|fails|errored)\b", "fail", 2.5),
     # make's fatal error, its own or at a makefile's line (``Makefile:12: *** missing separator.  Stop.``)
     Prior(
         r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!|^npm error\b",
@@ -340,8 +340,8 @@ PRIORS: tuple[Prior, ...] = (
 #: accounting of errors (``error budget``, ``error rate``) and a level given as an option's value
 #: (``--min-level ERROR``): removed from a line before classifying it.
 HEALTHY = re.compile(
-    r"(?i)\b0 (\w+ )?(failed|errors?|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect|rejected"
-    r"|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied|refused"
+    r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect"
+    r"|rejected|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied|refused"
     r"|corrupt(ed)?)\b"
     r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|unreachable|timeouts?|denied|refused"
     r"|invalid|mismatch(ed|es)?|conflicts?|violations?|crash(ed|es)?|corrupt(ed)?|rejected|aborted)"

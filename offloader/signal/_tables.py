@@ -7,9 +7,9 @@ query that printed it succeeded. A row is known by its borders: the same bar (``
 or ``|``) opens and closes it and parts at least three cells, and a row or a rule of the same table
 is right above or below it.
 
-A cell that holds only a status word (``FAILED``, ``error``, ``INVALID``, ``✗ failed``) is a verdict the table
-reports, as a test runner's summary table does: such a row stays failure evidence, unless it is the
-table's header (ruled above and below), whose cells name its columns. ``errors`` alone is a name (a
+A cell that holds only a status word (``FAILED``, ``error``, pm2's ``errored``, ``INVALID``, ``✗ failed``) is a
+verdict the table reports, as a test runner's summary table does: such a row stays failure evidence, unless it
+is the table's header (ruled above and below), whose cells name its columns. ``errors`` alone is a name (a
 queue, a folder), not a verdict.
 """
 
@@ -24,7 +24,7 @@ _BARS = "│┃║|"
 _RULE = re.compile(r"[ \t]*[┌├└┏┣┗╔╠╚╒╞╘+|]?[─━═╌┄\-+┼┬┴╋╬╪┤┐┘┫┓┛╣╗╝╡╕╛:| ]{3,}[ \t]*")
 #: A cell that is a status word alone: the table's verdict on its row.
 _STATUS = re.compile(
-    r"(?i)(?:[✗✘❌×!]\s*)?(?:fail(?:ed|ure|ing)?|error|err|fatal|crash(?:ed)?|broken|abort(?:ed)?|invalid|"
+    r"(?i)(?:[✗✘❌×!]\s*)?(?:fail(?:ed|ure|ing)?|error(?:ed)?|err|fatal|crash(?:ed)?|broken|abort(?:ed)?|invalid|"
     r"rejected|denied|refused|unhealthy|corrupt(?:ed)?|unreachable|missing|degraded|exited|"
     r"timed?[ -]?out|killed|panic(?:ked)?|not ok)"
 )
