@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from offloader.signal import _read, make_preview, read_signal
-from offloader.signal._context import attach_context
+from offloader.signal import make_preview, read_signal
 from offloader.signal._rank import PROSE_SCORE
 from offloader.tokens import TiktokenCounter
+from tests.signal_support import context_of
 
 COUNTER = TiktokenCounter()
 
@@ -132,11 +132,8 @@ def test_a_failure_heading_over_a_long_block_brings_its_first_line() -> None:
     lines = [f"taxd: loaded line {i:05d} region DE-BY net {i} cents" for i in range(1400)]
     lines += ["thread 'tax-close' (1000) panicked at src/rates.rs:12:17:", "rate table missing region 'EU-WEST'"]
     lines += ["stack backtrace:", *(f"  {i}: 0x0 - std::rt::lang_start_{i}" for i in range(60))]
-    signal, scan = _read("\n".join(lines).encode(), (), None)
-    header = next(u for u in signal.units if u.failure)
-    assert scan is not None
-    attach_context(scan, header)
-    assert [row[0] for row in header.context] == [1402]
+    assert next(u.lineno for u in read_signal("\n".join(lines)).units if u.failure) == 1401
+    assert context_of(lines, 1401) == [1402]
 
 
 def test_exec_made_code_is_no_project_frame() -> None:
@@ -155,11 +152,8 @@ def test_exec_made_code_is_no_project_frame() -> None:
     ]
     lines = [f"INFO  [sqlalchemy.engine.Engine] [cached since {i}s] ()" for i in range(400)]
     lines[300:300] = traceback
-    signal, scan = _read("\n".join(lines).encode(), (), None)
-    exception = next(u for u in signal.units if u.failure and u.lineno == 318)
-    assert scan is not None
-    attach_context(scan, exception)
-    assert 302 in [row[0] for row in exception.context]  # the migration's own frame
+    assert 318 in [u.lineno for u in read_signal("\n".join(lines)).units if u.failure]
+    assert 302 in context_of(lines, 318)  # the migration's own frame
 
 
 def test_an_exception_quoted_as_an_item_of_logged_parameters_is_data() -> None:

@@ -14,6 +14,7 @@ import pytest
 from offloader.signal import make_preview, read_signal
 from offloader.signal._rank import Unit
 from offloader.tokens import TiktokenCounter
+from tests.signal_support import context_of
 
 COUNTER = TiktokenCounter()
 
@@ -254,23 +255,12 @@ def test_the_priors_answer_alike_with_every_digit_but_0_and_5_as_1() -> None:
     alike()
 
 
-def _context_of(lines: list[str], lineno: int) -> list[int]:
-    from offloader.signal._context import attach_context
-    from offloader.signal._rank import rank
-    from offloader.signal._scan import scan
-
-    found = scan(("\n".join(lines) + "\n").encode())
-    unit = next(u for u in rank(found) if u.lineno == lineno)
-    attach_context(found, unit)
-    return sorted(n for n, _, _ in unit.context)
-
-
 def test_a_line_that_only_says_where_is_the_context_of_the_report_before_it() -> None:
     lines: list[str] = []
     for i in range(60):
         lines += [f"W2001 Parameter Owner{i} not used.", f"templates/svc-{i}.yaml:8:3", ""]
     lines[90:92] = ["E3012 'lots' is not of type 'integer'", "templates/svc-refunds.yaml:20:7"]
-    assert _context_of(lines, 91) == [92]
+    assert context_of(lines, 91) == [92]
 
 
 def test_an_indented_finding_brings_the_heading_its_block_hangs_from() -> None:
@@ -278,13 +268,13 @@ def test_an_indented_finding_brings_the_heading_its_block_hangs_from() -> None:
     for i in range(40):
         lines += [f"deploy/app-{i}.yaml", '  1:1       warning  missing document start "---"  (document-start)', ""]
     lines[61:64] = ["deploy/ledger.yaml", "  1:1       warning  missing document start", "  9:3  error: duplicate key"]
-    assert 62 in _context_of(lines, 64)  # deploy/ledger.yaml, two lines up
+    assert 62 in context_of(lines, 64)  # deploy/ledger.yaml, two lines up
 
 
 def test_a_heading_past_a_blank_line_is_not_the_findings_heading() -> None:
     lines = [f"step {i} done" for i in range(40)]
     lines[20:23] = ["summary of build", "", "    error: linker failed"]
-    assert 21 not in _context_of(lines, 23)
+    assert 21 not in context_of(lines, 23)
 
 
 def test_a_reports_first_line_brings_the_shallowest_lines_of_its_block_across_blank_lines() -> None:
@@ -300,7 +290,7 @@ def test_a_reports_first_line_brings_the_shallowest_lines_of_its_block_across_bl
         "  Location is global 'ledger_total' of size 8",
         "SUMMARY: ThreadSanitizer: data race ledger.c:12 in post_batch",
     ]
-    assert _context_of(lines, 31) == [32, 35, 38]  # not the frames (#0 ...), not past the block
+    assert context_of(lines, 31) == [32, 35, 38]  # not the frames (#0 ...), not past the block
 
 
 def test_a_summary_naming_a_failure_is_failure_evidence_and_a_zero_count_is_not() -> None:
@@ -336,7 +326,7 @@ def test_a_one_off_reports_labelled_fields_come_with_it() -> None:
         "   Location: app/export/archive_11.py:5:4",
         "5\tdef export(name):",
     ]
-    assert _context_of(lines, 121) == [122, 123, 124, 125]
+    assert context_of(lines, 121) == [122, 123, 124, 125]
 
 
 def test_a_traceback_header_brings_its_last_frame_and_exception_line() -> None:
@@ -350,7 +340,7 @@ def test_a_traceback_header_brings_its_last_frame_and_exception_line() -> None:
         "               ^^^^^^^^^^^^^^^^^",
         "decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]",
     ]
-    assert {44, 45, 46, 47} <= set(_context_of(lines, 41))
+    assert {44, 45, 46, 47} <= set(context_of(lines, 41))
 
 
 def test_a_changed_line_of_a_diff_brings_its_files_header() -> None:
@@ -361,7 +351,7 @@ def test_a_changed_line_of_a_diff_brings_its_files_header() -> None:
         lines += ["@@ -1,3 +1,3 @@", "-# rendered by confgen 4.1.0", "+# rendered by confgen 4.2.0", " service: gw"]
     lines[150:150] = ["@@ -13,3 +13,3 @@", "   pool_size: 19", "-  settle_timeout_seconds: 30", "+  timeout: 3"]
     assert lines[149] == "+++ b/conf/gw-21.yaml"
-    assert _context_of(lines, 154) == [150]  # through the hunk's body, up to its file's header
+    assert context_of(lines, 154) == [150]  # through the hunk's body, up to its file's header
 
 
 def test_a_report_that_names_no_file_brings_the_line_before_that_names_one() -> None:
@@ -369,13 +359,13 @@ def test_a_report_that_names_no_file_brings_the_line_before_that_names_one() -> 
     for i in range(40):
         lines += [f"== [models/fct_{i}.sql] FAIL", "L:   1 | P:   1 | LT09 | Select targets should be on a new line."]
     lines[41] = "L:   7 | P:   1 |  PRS | Line 7, Position 1: Found unparsable section: 'order'"
-    assert _context_of(lines, 42) == [41]
+    assert context_of(lines, 42) == [41]
 
 
 def test_a_list_item_outside_a_diff_brings_no_diff_header() -> None:
     lines = [f"- step {i}: done" for i in range(60)]
     lines[30] = "- step 30: FAILED to upload artifact"
-    assert all(n > 31 for n in _context_of(lines, 31))  # nothing above: no hunk, no file header
+    assert all(n > 31 for n in context_of(lines, 31))  # nothing above: no hunk, no file header
 
 
 def test_a_one_frame_tracebacks_lines_are_its_context_once() -> None:
@@ -387,7 +377,7 @@ def test_a_one_frame_tracebacks_lines_are_its_context_once() -> None:
         "    settle()",
         "NameError: name 'settle' is not defined",
     ]
-    assert _context_of(lines, 41) == [42, 43, 44]
+    assert context_of(lines, 41) == [42, 43, 44]
 
 
 def test_a_line_offered_twice_is_picked_and_paid_for_once() -> None:
@@ -474,7 +464,7 @@ def test_a_message_under_a_source_excerpt_brings_the_location_above_it() -> None
         "      |                          1",
         "Error: Type mismatch in argument 'n' at (1); passed REAL(4) to INTEGER(4)",
     ]
-    assert _context_of(_compile_log(report), 205) == [201, 203, 204]
+    assert context_of(_compile_log(report), 205) == [201, 203, 204]
 
 
 def test_a_line_that_is_not_only_a_location_is_not_taken_for_one_over_an_excerpt() -> None:
@@ -484,7 +474,7 @@ def test_a_line_that_is_not_only_a_location_is_not_taken_for_one_over_an_excerpt
         "      |                          1",
         "Error: Type mismatch in argument 'n' at (1); passed REAL(4) to INTEGER(4)",
     ]
-    assert 201 not in _context_of(_compile_log(report), 204)
+    assert 201 not in context_of(_compile_log(report), 204)
 
 
 def test_an_indented_report_brings_the_location_under_its_continued_message() -> None:
@@ -498,7 +488,7 @@ def test_an_indented_report_brings_the_location_under_its_continued_message() ->
         "      in function  settle/1 (settle.escript, line 25)",
         "    ancestors: [<0.9.0>]",
     ]
-    context = _context_of([*lines[:1500], *crash, *lines[1500:]], 1504)  # the exception error line
+    context = context_of([*lines[:1500], *crash, *lines[1500:]], 1504)  # the exception error line
     assert context == [1501, 1505, 1506]  # its report's heading, the term, then where
 
 
@@ -511,7 +501,7 @@ def test_a_report_that_names_no_file_brings_the_named_line_past_one_blank_line()
         "",
         "An error occurred (ValidationException) when calling the BatchWriteItem operation: Missing the key sku",
     ]
-    assert _context_of(lines, 151) == [149]
+    assert context_of(lines, 151) == [149]
 
 
 def test_a_response_time_after_the_user_agent_is_no_http_status() -> None:
@@ -540,7 +530,7 @@ def test_tex_brings_the_line_of_its_error_under_the_message() -> None:
         "l.1557 The quarter closed at \\ledgertotl",
         "   {Q3} after review.",
     ]
-    assert 453 in _context_of(lines, 452)
+    assert 453 in context_of(lines, 452)
 
 
 def test_a_dotted_column_name_does_not_say_where_a_report_is() -> None:
@@ -552,7 +542,7 @@ def test_a_dotted_column_name_does_not_say_where_a_report_is() -> None:
         "",
         "Error: UNIQUE constraint failed: orders.id",
     ]
-    assert _context_of(lines, 119) == [117]
+    assert context_of(lines, 119) == [117]
 
 
 def _manual(paragraph: list[str]) -> str:
@@ -654,7 +644,7 @@ def test_an_indented_failure_brings_the_whole_block_under_it() -> None:
         '              Labels:{alertname="RefundsErrorsHigh", severity="ticket"}',
         "            ]",
     ]
-    assert _context_of(lines, 102) == [101, 103, 104, 105, 106, 107, 108, 109]
+    assert context_of(lines, 102) == [101, 103, 104, 105, 106, 107, 108, 109]
 
 
 def test_a_non_zero_count_among_zero_counts_of_the_same_outcome_is_a_failing_summary() -> None:
@@ -737,7 +727,7 @@ def test_an_indented_finding_brings_the_less_indented_path_it_hangs_from() -> No
         '      L11 |      <img src="/static/refunds.png">',
         "                     ^ An alt attribute must be present on <img> elements. (alt-require)",
     ]
-    assert _context_of(_htmlhint_loop(report), 756) == [755]
+    assert context_of(_htmlhint_loop(report), 756) == [755]
 
 
 def test_a_summary_that_counts_failures_is_failure_evidence() -> None:
@@ -756,7 +746,7 @@ def test_a_failure_that_names_its_file_still_brings_the_loop_header_above_it() -
         "== lessc styles/checkout.less",
         "NameError: variable @brand-primery is undefined in /tmp/work/styles/checkout.less on line 8, column 12:",
     ]
-    assert _context_of(lines, 402)[:1] == [401]
+    assert context_of(lines, 402)[:1] == [401]
 
 
 def test_a_failure_sentence_over_a_short_status_line_is_still_failure_evidence() -> None:

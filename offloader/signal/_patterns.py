@@ -166,10 +166,12 @@ _QUALIFIED_FAILURES = rf"[a-z]+ (errors?|failures?){_PHRASE_END}"
 #: A count and what it counts (one to three words of any script, no digits or commas).
 _COUNTED = r"[0-9]+ [^\s,0-9]+( [^\s,0-9]+){0,2}"
 _TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
+#: go test's clean verdict on one package (``ok  <tab>example.com/pkg<tab>0.005s``).
+_GO_PACKAGE_OK = r"^ok  \t"
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
-    r"|^(?-i:ok  |FAIL)\t"  # go test's verdict on one package
+    rf"|(?-i:{_GO_PACKAGE_OK}|^FAIL\t)"  # go test's verdict on one package
 )
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
@@ -339,12 +341,15 @@ PRIORS: tuple[Prior, ...] = (
 #: Healthy zero counts (``failed=0``, ``ERROR SUMMARY: 0``, ``0 errors``, ``no failures``), the
 #: accounting of errors (``error budget``, ``error rate``) and a level given as an option's value
 #: (``--min-level ERROR``): removed from a line before classifying it.
+#: Faults a run counts or labels, healthy when none happened (``0 timeouts``, ``unreachable=0``).
+_COUNTED_FAULTS = (
+    r"rejected|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied"
+    r"|refused|corrupt(ed)?"
+)
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect"
-    r"|rejected|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied|refused"
-    r"|corrupt(ed)?)\b"
-    r"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|unreachable|timeouts?|denied|refused"
-    r"|invalid|mismatch(ed|es)?|conflicts?|violations?|crash(ed|es)?|corrupt(ed)?|rejected|aborted)"
+    rf"|{_COUNTED_FAULTS})\b"
+    rf"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|{_COUNTED_FAULTS})"
     r"(( summary| count| total| [a-z]+)?\"?\s*[=:]\s*0\b(?!\.)"
     # an empty collection or nothing after the label (Spark's ``failed: HashSet()``, ``"errors": []``)
     r"|\"?[ \t]*[:=][ \t]*(\[\]|\{\}|\(\)|[A-Za-z]*(Set|List|Map|Seq)\(\)|None|null|nil)(?=[ \t]*([,;)\]}]|$))"
@@ -454,7 +459,7 @@ CLEAN_VERDICT = re.compile(
 )
 #: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said
 #: once per unit. Never a closing verdict: the last unit's says nothing about the units before it.
-UNIT_CLEAN_VERDICT = re.compile(rf"{CLEAN_VERDICT.pattern}|^ok  \t")
+UNIT_CLEAN_VERDICT = re.compile(rf"{CLEAN_VERDICT.pattern}|{_GO_PACKAGE_OK}")
 
 
 def _python_source(prior: Prior) -> str:
