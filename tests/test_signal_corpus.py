@@ -179,8 +179,6 @@ KNOWN_UNSEEN_FAILURES = {
     "u46_make_migrate_pytest_echo_exit": "a chain that goes on after a failed step: sqlite3's `Parse error near line "
     "3: no such column: refund_id` is failure evidence, but the chain's last step, pytest's `308 passed`, is a clean "
     "closing verdict, and failures logged before one are the run's own logging",
-    "u46_unittest_suite_loop_contract_fail": "a shell loop over four unittest suites: the second one's `FAILED "
-    "(failures=1)` is followed by the last one's `OK`, a clean closing verdict",
     "qpdf_check_thirty_invoices_one_broken_xref": "qpdf says `WARNING: ... file is damaged` and `operation "
     "succeeded with warnings` (exit 3, warnings), and the loop that runs it exits 0: warnings are not failures",
     "u33_df_du_lsof_rotated_billing_log_deleted_but_open_fills_logs": "a full file system is a state, not a "

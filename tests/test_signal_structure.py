@@ -39,6 +39,38 @@ def test_a_verdict_that_mentions_failures_excuses_nothing() -> None:
     assert read_signal(_suite(["==== 1 failed, 399 passed in 1.20s ===="])).failing
 
 
+def _unittest_suites(failing: int | None) -> str:
+    """A shell loop over unittest suites, each closing with its own verdict; ``failing`` says which one fails."""
+    lines: list[str] = []
+    for n in range(4):
+        lines += [f"test_retry_{i} (tests.suite{n}.RetryTests.test_retry_{i}) ... ok" for i in range(60)]
+        if n == failing:
+            lines += ["test_backoff_caps (tests.suite2.RetryTests.test_backoff_caps) ... FAIL", "", "=" * 70]
+            lines += ["FAIL: test_backoff_caps (tests.suite2.RetryTests.test_backoff_caps)", "-" * 70]
+            lines += ["Traceback (most recent call last):", '  File "tests/suite2.py", line 9, in test_backoff_caps']
+            lines += ["AssertionError: 64 != 30", ""]
+        lines += ["-" * 70, f"Ran {60 + (n == failing)} tests in 0.050s", ""]
+        lines += ["FAILED (failures=1)" if n == failing else "OK"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_units_failed_verdict_before_the_last_units_clean_one_still_counts() -> None:
+    signal = read_signal(_unittest_suites(failing=2))
+    assert signal.failing
+    assert any(u.failure for u in signal.units if u.lineno < 200)  # the second suite's, not only its verdict
+
+
+def test_a_loop_of_clean_suites_is_clean() -> None:
+    assert not read_signal(_unittest_suites(failing=None)).failing
+
+
+def test_failed_items_counted_before_a_clean_verdict_are_no_units_verdict() -> None:
+    # ``3 failed payments`` counts the run's data, not its units: the closing verdict still speaks for it
+    lines = _suite(["", "==== 400 passed in 1.20s ===="]).splitlines()
+    lines[100] = "test_api.py::test_alert WARNING alert shown: 3 failed payments waiting for retry"
+    assert not read_signal("\n".join(lines) + "\n").failing
+
+
 def test_a_tools_own_success_line_excuses_nothing() -> None:
     assert read_signal(_suite(["Successfully installed attrs-23.2.0"])).failing
 

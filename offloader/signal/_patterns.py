@@ -43,6 +43,7 @@ from ._multiplex import after_prefix
 __all__ = [
     "CLEAN_VERDICT",
     "EXIT_STATUS_LINE",
+    "FAILED_VERDICT",
     "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
@@ -456,6 +457,14 @@ CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
     r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0\b"  # a host's row of Ansible's PLAY RECAP
+)
+#: A runner's verdict that its run failed: the failing forms of :data:`CLEAN_VERDICT`. A clean closing verdict
+#: speaks for the lines after it; a failure said before such a verdict belongs to an earlier unit (a loop over
+#: suites, one command after another) and stays the run's failure.
+FAILED_VERDICT = re.compile(
+    r"(?i)\b[1-9][0-9,]* (failed|failing)(?=[,;.)]|[ \t]*$| in | \()"  # a count of units, not ``3 failed payments``
+    r"|\btests? failed\b|\bBUILD FAIL(ED|URE)\b|\btest result: FAILED\b|^FAILED( \(|$)|^FAIL\t"
+    r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=[0-9]+ +failed=[1-9]"  # Ansible's PLAY RECAP
 )
 #: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said
 #: once per unit. Never a closing verdict: the last unit's says nothing about the units before it.

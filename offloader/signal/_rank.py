@@ -40,6 +40,7 @@ from ._lines import (
 from ._patterns import (
     CLEAN_VERDICT,
     EXIT_STATUS_LINE,
+    FAILED_VERDICT,
     FAILURE_COUNT,
     LOCATED,
     NOT_A_PROGRAM,
@@ -241,6 +242,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     said: set[str] = set()  # the failure lines met so far, digits zeroed
     unit_verdicts: list[Unit] = []  # clean verdicts said once per unit of the run (see UNIT_VERDICT_SCORE)
     verdict = _closing_verdict(rows, row_weights, scan.lines)
+    unit_failed = _last_failed_verdict(rows, row_weights, verdict) if verdict else 0
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
@@ -269,7 +271,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
-        if lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
+        if unit_failed < lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
         if _SOURCE_GUTTER.match(text):  # quoted source
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
@@ -393,6 +395,23 @@ def _closing_verdict(
         elif fail >= FAILURE_WEIGHT:
             verdict = 0
     return verdict
+
+
+def _last_failed_verdict(
+    rows: list[tuple[int, int, int, int, str]], levels: list[tuple[float, float, float, float]], verdict: int
+) -> int:
+    """The line number of the last failing verdict before the clean closing verdict at ``verdict``, or 0.
+
+    A chain of runs (a loop over suites, ``make && pytest; npm test``) closes with its last unit's verdict:
+    a unit that said it failed before it (``FAILED (failures=1)``) keeps its failure lines as evidence.
+    """
+    last = 0
+    for (lineno, _, _, _, text), (fail, _, _, _) in zip(rows, levels, strict=True):
+        if lineno >= verdict:
+            break
+        if fail >= COUNTED_FAILURE and FAILED_VERDICT.search(text):
+            last = lineno
+    return last
 
 
 def weights(
