@@ -190,3 +190,36 @@ def test_a_status_cell_that_says_errored_is_the_tables_verdict() -> None:
         text, counter=COUNTER, preview_tokens=400
     )
     assert not read_signal(_among("0 errored, 310 passed")).failing
+
+
+def _stack_overflow_report(pointer: str) -> str:
+    """A sanitizer's report under many one-off progress lines: the frame's objects, one pointed at."""
+
+    def word(i: int) -> str:  # a name without digits: each progress line a template of its own
+        return "".join(chr(97 + (i // 26**k) % 26) for k in range(3))
+
+    lines: list[str] = []
+    for d in range(30):  # one-off lines about each department among lines alike
+        lines += [f"  import {word(d)} level 0: {word(d)}", *(f"    shelf {n}: 40 items" for n in range(9))]
+        lines += [f"department {word(d)} imported"]
+    lines += ["==1==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ff0 at pc 0x55 bp 0x7ff sp 0x7f"]
+    lines += [f"    #{i} 0x5555 in frame_{i}(std::vector<std::string>) src/catalog.cpp:{i + 10}:5" for i in range(45)]
+    lines += ["", "Address 0x7ff0 is located in stack of thread T0 at offset 128 in frame", ""]
+    lines += ["  This frame has 3 object(s):"]
+    lines += [f"    [32, 128) 'crumb' (line 12){pointer}", "    [160, 168) '__begin1' (line 14)"]
+    lines += ["    [192, 200) '__end1' (line 14)"]
+    lines += ["SUMMARY: AddressSanitizer: stack-buffer-overflow src/catalog.cpp:15:38"]
+    lines += ["Shadow bytes around the buggy address:"]
+    lines += [f"  0x{i:012x}: 00 00 00 00 f1 f1 f1 f1 00 00 00 00 f2 f2 f2 f2" for i in range(0, 4000, 16)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_line_the_tool_points_at_is_shown_ahead_of_one_off_progress() -> None:
+    text = _stack_overflow_report(" <== Memory access at offset 128 overflows this variable")
+    preview = make_preview(text, counter=COUNTER, preview_tokens=700)
+    assert "'crumb' (line 12) <== Memory access" in preview
+
+
+def test_an_arrow_without_words_points_at_nothing() -> None:
+    text = _stack_overflow_report(" <==")
+    assert "'crumb' (line 12)" not in make_preview(text, counter=COUNTER, preview_tokens=700)

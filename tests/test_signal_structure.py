@@ -1742,9 +1742,13 @@ def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
     for said in (
         "INFO webhooks: loaded 240 failed deliveries from the dead-letter table",
         "240 failed deliveries queued",
+        "failed_jobs_replay: replaying 480 failed jobs (max 4 attempts)",
+        "retry_workers: 900 retries, 150 failed jobs recorded, all 4 workers joined, 0 jobs lost",
+        "report: 1800 failed jobs listed, 450 with ValueError, report written",
     ):
         assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
     assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing
+    assert read_signal("\n".join(["2 failed deliveries reported", *lines]) + "\n").failing
 
 
 def test_a_failures_heading_brings_the_short_paragraph_under_it() -> None:

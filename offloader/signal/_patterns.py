@@ -366,10 +366,13 @@ HEALTHY = re.compile(
     # a retry that worked (``charge succeeded after 3 failed attempts``)
     r"|\b(succeeded|passed|recovered|connected|completed|worked|ok) after [0-9][0-9,]* (failed|errors?|failures?)"
     r"( [a-z]+)?\b"
-    # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``240 failed deliveries queued``)
-    r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued) [0-9][0-9,]* (failed|errors?|failures?)\b"
+    # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``replaying 480 failed jobs``,
+    # ``240 failed deliveries queued``, ``150 failed jobs recorded``)
+    r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued|[a-z]{3,}ing) [0-9][0-9,]* "
+    r"(failed|errors?|failures?)\b"
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
-    r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried))\b"
+    r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
+    r"listed|exported|archived|stored|saved|written|loaded|collected|imported|logged)\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
     r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
 )

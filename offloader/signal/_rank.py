@@ -102,6 +102,12 @@ OUTLINE_TRIES = 300
 #: What a one-off line adds when it starts with a file and line number, as a diagnostic does (``path:12:7: ...``):
 #: it outranks the other one-off lines (below a failure word said a few times).
 LOCATED_BONUS = 0.03
+#: What a one-off line adds when the tool points at it with an arrow and says why (AddressSanitizer's frame
+#: objects: ``[32, 128) 'crumb' (line 12) <== Memory access at offset 128 overflows this variable``): more
+#: than a program's name, so it is shown ahead of the one-off lines of the run's own progress.
+POINTED_BONUS = 0.1
+#: An arrow after a line's content that points back at it, then words: ``<== Memory access``, ``<-- here``.
+_POINTED = re.compile(r"\S[ \t]+<(==+|--+)[ \t]+[A-Za-z]")
 #: What a one-off line adds when a program's name starts it, as the program starts its own messages (``grep:
 #: x.db: binary file matches`` among the matches it prints, each one-off and located): more than a location.
 PROGRAM_BONUS = 0.04
@@ -267,7 +273,9 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         unit = _score(lineno, start, end, focus, key[1], tf, seen[key], last_of[key] == i, scan.lines)
         if stderr:
             unit.score += STDERR_BONUS * (1.0 if seen[key] == 1 else 0.1) / (1.0 + math.log2(tf))
-        if unit.kind == "novel" and PROGRAM_NAME.match(text) and not NOT_A_PROGRAM.match(text):
+        if unit.kind == "novel" and ("<=" in text or "<-" in text) and _POINTED.search(text):
+            unit.score += POINTED_BONUS  # the tool's own pointer at the culprit among the lines around it
+        elif unit.kind == "novel" and PROGRAM_NAME.match(text) and not NOT_A_PROGRAM.match(text):
             unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
