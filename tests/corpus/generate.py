@@ -141,6 +141,8 @@ honcho 2.0.0 from PyPI (installed once into a virtual environment of its own und
 ``/tmp/offloader-corpus-venvs/u60-procs``) and pm2 7.0.4, nodemon 3.1.14 and concurrently 10.1.0 from the npm
 registry (installed once under ``/tmp/u60-tools``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
 unseen-60.
+Icarus Verilog, Verilator (with g++ and make), GHDL, Yosys and the GNU Arm embedded toolchain with newlib (Debian
+``iverilog``, ``verilator``, ``ghdl``, ``yosys``, ``gcc-arm-none-eabi``, ``libnewlib-arm-none-eabi``), for unseen-63.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -192,6 +194,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtythird  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
