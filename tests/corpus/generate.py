@@ -143,6 +143,8 @@ registry (installed once under ``/tmp/u60-tools``), with Node.js 20 and npm (Deb
 unseen-60.
 clang 14 with compiler-rt's sanitizers and libFuzzer, llvm-symbolizer, gcc 12 (``-fanalyzer``), make and valgrind
 (Debian ``clang``, ``llvm``, ``gcc``, ``make``, ``valgrind``, already on the machine), for unseen-64.
+Icarus Verilog, Verilator (with g++ and make), GHDL, Yosys and the GNU Arm embedded toolchain with newlib (Debian
+``iverilog``, ``verilator``, ``ghdl``, ``yosys``, ``gcc-arm-none-eabi``, ``libnewlib-arm-none-eabi``), for unseen-63.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -195,6 +197,7 @@ import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
+import cases_unseen_sixtythird  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
