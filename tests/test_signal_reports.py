@@ -223,3 +223,9 @@ def test_a_line_the_tool_points_at_is_shown_ahead_of_one_off_progress() -> None:
 def test_an_arrow_without_words_points_at_nothing() -> None:
     text = _stack_overflow_report(" <==")
     assert "'crumb' (line 12)" not in make_preview(text, counter=COUNTER, preview_tokens=700)
+
+
+def test_a_versions_last_part_before_a_failure_word_is_no_count() -> None:
+    listing = "pkg-{i} - a library for the shop's ledger, version {i}"
+    assert not read_signal(_among("golang-golang-x-xerrors-dev - new Go 1.13 error values", listing)).failing
+    assert read_signal(_among("build finished: 13 errors", listing)).failing

@@ -146,8 +146,9 @@ _JSON_ERROR_FIELD = (
     r'"(error|errors|failure|failures|exception|fatal|err)"[ \t]*:[ \t]*'
     r'("[^"]|\[[ \t]*[^\]\s]|\{[ \t]*[^}\s]|true|[1-9])'
 )
-#: A count in front of an outcome: not the minutes of a time (``ls -l``'s ``09:00 failed``, a folder's name).
-_COUNT = rf"(^|[^\w:]){_NUM}"
+#: A count in front of an outcome: not the minutes of a time (``ls -l``'s ``09:00 failed``, a folder's name),
+#: nor a version's last part (``new Go 1.13 error values``).
+_COUNT = rf"(^|[^\w:.]){_NUM}"
 _COUNTED_OUTCOMES = (
     rf"{_COUNT} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
     r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed)\b"
