@@ -141,6 +141,11 @@ honcho 2.0.0 from PyPI (installed once into a virtual environment of its own und
 ``/tmp/offloader-corpus-venvs/u60-procs``) and pm2 7.0.4, nodemon 3.1.14 and concurrently 10.1.0 from the npm
 registry (installed once under ``/tmp/u60-tools``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
 unseen-60.
+pytest 9.2.0, pytest-github-actions-annotate-failures 0.4.2, teamcity-messages 1.33, coverage 7.17.3 and ruff 0.17.5
+from PyPI (installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u61-reports``),
+eslint 8.57.0 and @microsoft/eslint-formatter-sarif 3.1.0 from the npm registry (installed once under
+``/tmp/u61-tools``), with Node.js 20, Perl's prove and xmllint (Debian ``nodejs``, ``npm``, ``perl``,
+``libxml2-utils``), for unseen-61.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -192,6 +197,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
 import cases_unseen_third  # noqa: F401
 import cases_unseen_thirteenth  # noqa: F401
