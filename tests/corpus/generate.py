@@ -145,6 +145,11 @@ clang 14 with compiler-rt's sanitizers and libFuzzer, llvm-symbolizer, gcc 12 (`
 (Debian ``clang``, ``llvm``, ``gcc``, ``make``, ``valgrind``, already on the machine), for unseen-64.
 Icarus Verilog, Verilator (with g++ and make), GHDL, Yosys and the GNU Arm embedded toolchain with newlib (Debian
 ``iverilog``, ``verilator``, ``ghdl``, ``yosys``, ``gcc-arm-none-eabi``, ``libnewlib-arm-none-eabi``), for unseen-63.
+pytest 9.2.0, pytest-github-actions-annotate-failures 0.4.2, teamcity-messages 1.33, coverage 7.17.3 and ruff 0.17.5
+from PyPI (installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u61-reports``),
+eslint 8.57.0 and @microsoft/eslint-formatter-sarif 3.1.0 from the npm registry (installed once under
+``/tmp/u61-tools``), with Node.js 20, Perl's prove and xmllint (Debian ``nodejs``, ``npm``, ``perl``,
+``libxml2-utils``), for unseen-61.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -196,6 +201,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
 import cases_unseen_sixtythird  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
