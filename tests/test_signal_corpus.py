@@ -129,6 +129,9 @@ KNOWN_MISSED_LINES = {
     "route table",
     "u60_concurrently_group_tests_clean": "a clean `concurrently --group` of four suites: the third suite's `exited "
     "with code 0` is one of four alike; the last one and the suites' summaries are shown",
+    "u61_pytest_junit_oneline_fail": "a one-line JUnit XML report read back with `cat`: the failing testcase's name "
+    "ends its 31 KB first line, which the head shows from its start; the failure's message and traceback, on the "
+    "lines after it, are shown",
     "u63_arm_size_objdump_clean": "a clean `size -t` and `objdump -h` listing: the firmware image's `file format "
     "elf32-littlearm` header is one of 27 alike, 35 lines before the end; the totals row and the last sections show",
 }

@@ -39,6 +39,14 @@ def test_a_verdict_that_mentions_failures_excuses_nothing() -> None:
     assert read_signal(_suite(["==== 1 failed, 399 passed in 1.20s ===="])).failing
 
 
+def test_a_number_related_to_an_error_is_no_count_of_errors() -> None:
+    lines = _suite(["", "==== 400 passed in 1.20s ===="]).splitlines()
+    lines[-3:-3] = [f"retry attempt {i} after error: upstream 503, backing off {i * 50} ms" for i in range(12)]
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines[-3:-3] = ["build: 2 fatal errors"]
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
 def _unittest_suites(failing: int | None) -> str:
     """A shell loop over unittest suites, each closing with its own verdict; ``failing`` says which one fails."""
     lines: list[str] = []
@@ -1735,6 +1743,14 @@ def test_a_bare_verdict_brings_the_line_that_names_what_failed() -> None:
     lines.insert(201, "    [junit] \tFAILED")  # under testAmount200, a line alike to all the others
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
     assert "testAmount200 took" in preview
+
+
+def test_a_verdict_with_its_progress_brings_the_line_that_names_what_failed() -> None:
+    lines = [f"tests/test_invoice.py::test_fee[{i}] PASSED{' ' * 40}[{i // 5:3d}%]" for i in range(400)]
+    annotation = "::error file=tests/test_invoice.py,line=21::test_fee[275]%0A%0Aassert 250 == 275%0A" + "x" * 120
+    lines[185:187] = [f"tests/test_invoice.py::test_fee[275] {annotation}"]  # a long line: no short name over it
+    lines.insert(186, f"FAILED{' ' * 60}[ 37%]")  # pytest -v, after what the test printed on its name's line
+    assert context_of(lines, 187) == [186]
 
 
 def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:

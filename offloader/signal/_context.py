@@ -101,9 +101,11 @@ _CONTEXT_AFTER = re.compile(
 )
 
 #: A failure line that is only its verdict, after its task's name or not (ant's ``    [junit] \tFAILED`` under
-#: ``    [junit] Testcase: testX took 0.003 sec``): what failed is the line above it.
+#: ``    [junit] Testcase: testX took 0.003 sec``; pytest -v's ``FAILED   [ 37%]`` when the test printed after its
+#: name): what failed is the line above it.
 _BARE_VERDICT = re.compile(
-    r"([ \t]*\[[\w.-]+\])?[ \t]*(FAILED|FAILURE|FAIL|ERROR|ERRORED|CRASHED|TIMEOUT)[.!]?[ \t]*\r?"
+    r"([ \t]*\[[\w.-]+\])?[ \t]*(FAILED|FAILURE|FAIL|ERROR|ERRORED|CRASHED|TIMEOUT)[.!]?[ \t]*"
+    r"(\[[ \t]*[0-9]{1,3}%\][ \t]*)?\r?"
 )
 
 

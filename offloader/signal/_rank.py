@@ -169,6 +169,13 @@ _FAILURE_NAME = re.compile(
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
 )
+#: A number, then a word that relates it to an error rather than qualifying one (``retry attempt 2 after error:``,
+#: ``step 3 of failures``): no count of errors (``1 fatal error``, ``10 previous errors``). A mark is put after the
+#: number so the counted-failure priors do not read it as one.
+_NUMBER_BEFORE_A_RELATION = re.compile(
+    r"(?i)(\b[0-9][0-9,]*) (?=(after|before|with|without|on|of|for|from|per|since|until|than|by|at|in|to) "
+    r"(errors?|failures?)\b)"
+)
 #: A failure word quoted alone, neither a field's key nor its value: an item (a class label ``np.str_('failed')``,
 #: ``'error'`` in a list), not a report. ``"error": "..."`` keeps its key and ``"level": "error"`` its value.
 _QUOTED_FAILURE_VALUE = re.compile(
@@ -435,6 +442,8 @@ def weights(
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
+    if ("error" in cleaned or "failure" in cleaned) and _NUMBER_BEFORE_A_RELATION.search(cleaned):
+        cleaned = _NUMBER_BEFORE_A_RELATION.sub(r"\1 ~", cleaned)
     if ("'" in cleaned or '"' in cleaned) and ("err" in (lowered := cleaned.lower()) or "fail" in lowered):
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
         if "'," in cleaned and ("Error" in cleaned or "Exception" in cleaned):
