@@ -47,6 +47,30 @@ def test_a_number_related_to_an_error_is_no_count_of_errors() -> None:
     assert read_signal("\n".join(lines) + "\n").failing
 
 
+def _api_spec(extra: list[str]) -> str:
+    lines = ["openapi: 3.1.0", "paths:"]
+    for i in range(150):
+        lines += [f"  /v1/orders/{i}:", "    get:", f"      operationId: getOrder{i}", "      responses:"]
+        lines += ["        '200':", "          description: OK"]
+    lines[200:200] = extra
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "      description: 'An RFC 7807 problem: what failed and why.'",
+        "      description: Maps an HTTP 500 error to a retry.",
+    ],
+)
+def test_a_number_naming_an_error_is_no_count_of_errors(line: str) -> None:
+    assert not read_signal(_api_spec([line])).failing
+
+
+def test_a_count_of_errors_in_the_same_output_still_counts() -> None:
+    assert read_signal(_api_spec(["build: 2 fatal errors"])).failing
+
+
 def _unittest_suites(failing: int | None) -> str:
     """A shell loop over unittest suites, each closing with its own verdict; ``failing`` says which one fails."""
     lines: list[str] = []

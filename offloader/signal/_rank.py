@@ -169,12 +169,14 @@ _FAILURE_NAME = re.compile(
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
 )
-#: A number, then a word that relates it to an error rather than qualifying one (``retry attempt 2 after error:``,
-#: ``step 3 of failures``): no count of errors (``1 fatal error``, ``10 previous errors``). A mark is put after the
-#: number so the counted-failure priors do not read it as one.
-_NUMBER_BEFORE_A_RELATION = re.compile(
+#: A number that counts no errors: one a word relates to an error (``retry attempt 2 after error:``, ``step 3 of
+#: failures``), and one other than 1 before a noun in the singular, which names what it numbers (``RFC 7807
+#: problem``, ``HTTP 500 error``); a count says ``1 fatal error``, ``10 previous errors``. A mark is put after
+#: the number so the counted-failure priors do not read it as one.
+_NUMBER_NOT_COUNTING = re.compile(
     r"(?i)(\b[0-9][0-9,]*) (?=(after|before|with|without|on|of|for|from|per|since|until|than|by|at|in|to) "
     r"(errors?|failures?)\b)"
+    r"|(\b(?<![.,])(?:[2-9]|[1-9][0-9]+)) (?=(error|failure|problem|issue)\b(?![(s]))"
 )
 #: A failure word quoted alone, neither a field's key nor its value: an item (a class label ``np.str_('failed')``,
 #: ``'error'`` in a list), not a report. ``"error": "..."`` keeps its key and ``"level": "error"`` its value.
@@ -442,8 +444,10 @@ def weights(
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
-    if ("error" in cleaned or "failure" in cleaned) and _NUMBER_BEFORE_A_RELATION.search(cleaned):
-        cleaned = _NUMBER_BEFORE_A_RELATION.sub(r"\1 ~", cleaned)
+    if ("error" in cleaned or "failure" in cleaned or "problem" in cleaned or "issue" in cleaned) and (
+        _NUMBER_NOT_COUNTING.search(cleaned)
+    ):
+        cleaned = _NUMBER_NOT_COUNTING.sub(lambda m: f"{m.group(1) or m.group(4)} ~", cleaned)
     if ("'" in cleaned or '"' in cleaned) and ("err" in (lowered := cleaned.lower()) or "fail" in lowered):
         cleaned = _QUOTED_FAILURE_VALUE.sub(" ", cleaned)
         if "'," in cleaned and ("Error" in cleaned or "Exception" in cleaned):
