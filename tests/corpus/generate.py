@@ -145,20 +145,23 @@ clang 14 with compiler-rt's sanitizers and libFuzzer, llvm-symbolizer, gcc 12 (`
 (Debian ``clang``, ``llvm``, ``gcc``, ``make``, ``valgrind``, already on the machine), for unseen-64.
 Icarus Verilog, Verilator (with g++ and make), GHDL, Yosys and the GNU Arm embedded toolchain with newlib (Debian
 ``iverilog``, ``verilator``, ``ghdl``, ``yosys``, ``gcc-arm-none-eabi``, ``libnewlib-arm-none-eabi``), for unseen-63.
-<<<<<<< HEAD
 pytest 9.2.0, pytest-github-actions-annotate-failures 0.4.2, teamcity-messages 1.33, coverage 7.17.3 and ruff 0.17.5
 from PyPI (installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u61-reports``),
 eslint 8.57.0 and @microsoft/eslint-formatter-sarif 3.1.0 from the npm registry (installed once under
 ``/tmp/u61-tools``), with Node.js 20, Perl's prove and xmllint (Debian ``nodejs``, ``npm``, ``perl``,
 ``libxml2-utils``), for unseen-61.
-=======
 protoc 3.21 with its well-known types (Debian ``protobuf-compiler``, ``libprotobuf-dev``) and make, grpcio-tools
 1.85.4, check-jsonschema 0.39.0 and datamodel-code-generator 0.97.0 from PyPI (installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u66-schema``), and @bufbuild/buf 1.75.0, @redocly/cli
 2.77.0, @stoplight/spectral-cli 6.16.3, ajv-cli 5.0.0 with ajv-formats 3.0.1, graphql 16.11.0, graphql-schema-linter
 3.0.1 and @graphql-inspector/cli 7.0.0 from the npm registry (installed once under ``/tmp/u66-tools``), with Node.js
 20 and npm, for unseen-66.
->>>>>>> batch-u66
+pnpm 10.34.8, turbo 2.11.13, nx 24.0.7, lerna 9.0.7, typescript 5.9.3 and jest 30.5.2 from the npm registry
+(cached in ``/tmp/u62-npm-cache``, pnpm's store in ``/tmp/u62-pnpm-store``) and yarn 4.9.2 fetched by corepack from
+the npm registry (into ``/tmp/u62-corepack``), with Node.js 20, npm and corepack, for unseen-62.
+mosquitto with its clients, etcd server and client, memcached, haproxy, varnish (``varnishtest``), squid and redis
+(Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
+``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
 ``recall.py`` measures the engine on a group.
 """
 
