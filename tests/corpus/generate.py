@@ -215,6 +215,7 @@ import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
+import cases_unseen_sixtysecond  # noqa: F401
 import cases_unseen_sixtysixth  # noqa: F401
 import cases_unseen_sixtythird  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
