@@ -213,6 +213,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
 import cases_unseen_sixtysecond  # noqa: F401
