@@ -32,6 +32,7 @@ def _among(
         " ! [rejected]        main -> main (non-fetch first)",
         "150 GET /export/ledger?month=2024-03 500 141 bytes",
         "12:00:01 system           | retry_queue.1 stopped (rc=1)",
+        "Server be_ledger/ledger-1 is DOWN. 0 active and 0 backup servers left. 0 sessions active.",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:
@@ -229,3 +230,42 @@ def test_a_versions_last_part_before_a_failure_word_is_no_count() -> None:
     listing = "pkg-{i} - a library for the shop's ledger, version {i}"
     assert not read_signal(_among("golang-golang-x-xerrors-dev - new Go 1.13 error values", listing)).failing
     assert read_signal(_among("build finished: 13 errors", listing)).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Server be_ledger/ledger-1 is UP, reason: Layer7 check passed",
+        "Server be_ledger/ledger-1 is going DOWN for maintenance",
+    ],
+)
+def test_a_component_coming_up_or_taken_down_on_purpose_is_no_failure(line: str) -> None:
+    assert not read_signal(_among(line)).failing
+
+
+def test_a_directive_the_tool_did_not_recognize_is_shown_among_one_off_lines() -> None:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines: no digits to mask
+    lines = [f"2026/01/01 00:00:00| Processing: acl {n}_api dstdomain .{n}.internal" for n in names]
+    lines[50] = "2026/01/01 00:00:00| squid.conf(129): unrecognized: 'cache_peer_acess'"
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "unrecognized: 'cache_peer_acess'" in preview
+
+
+def _jest_run() -> str:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines: no digits to mask
+    lines = ["PASS test/totals.test.js", "  refunds"] + [f"    ✓ {n} settles its ledger (1 ms)" for n in names]
+    lines[60] = "    ✕ splits a refund across the original payments (1 ms)"
+    lines += ["", "  ● refunds › splits a refund across the original payments", ""]
+    lines += ["    expect(received).toEqual(expected) // deep equality", "", "FAIL test/totals.test.js"]
+    lines += [f"note: {n} fixture loaded" for n in names]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_test_runners_failed_mark_and_failure_heading_are_shown_among_one_off_lines() -> None:
+    preview = make_preview(_jest_run(), counter=COUNTER, preview_tokens=500)
+    assert "✕ splits a refund across the original payments" in preview
+    assert "● refunds › splits a refund across the original payments" in preview
+
+
+def test_a_tally_after_a_failed_mark_is_no_failed_item() -> None:
+    assert not read_signal(_among("✖ 40 problems (0 errors, 40 warnings)")).failing

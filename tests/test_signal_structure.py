@@ -7,11 +7,13 @@ rule itself, including the cases where it must not apply.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 import pytest
 
 from offloader.signal import make_preview, read_signal
+from offloader.signal._patterns import PRIORS
 from offloader.signal._rank import Unit
 from offloader.tokens import TiktokenCounter
 from tests.signal_support import context_of
@@ -1919,3 +1921,26 @@ def test_a_runs_count_of_its_failures_outranks_each_failure() -> None:
     notes = [f"src/ledger.cpp:{20 + i}:9: note: in instantiation of 'visit' requested here" for i in range(60)]
     text = "\n".join([*errors, *notes[:30], "11 errors generated.", *notes[30:]]) + "\n"
     assert read_signal(text).units[0].lineno == 42
+
+
+def _node_test_run() -> str:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines that compete for room
+    lines = [f"packages/{n} test: ▶ {n}" for n in names]
+    lines += [f"packages/catalog test:   ✔ catalog total {i} sums cents times quantity (1ms)" for i in range(300)]
+    lines += ["packages/ledger test: ✖ failing tests:", "packages/ledger test: test at test/totals.test.js:150:3"]
+    lines += ["packages/ledger test: ✖ balances a partially refunded invoice (1ms)"]
+    lines += ["packages/ledger test:   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:"]
+    lines += [f"packages/reports test:   ✔ reports total {i} sums cents times quantity (1ms)" for i in range(300)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_short_line_alone_between_two_shown_lines_is_shown_instead_of_its_gap() -> None:
+    preview = make_preview(_node_test_run(), counter=COUNTER, preview_tokens=600)
+    assert "failing tests:" in preview and "balances a partially refunded invoice" in preview
+    assert "test at test/totals.test.js:150:3" in preview
+
+
+def test_no_prior_puts_a_multibyte_character_in_a_class() -> None:
+    # Hyperscan matches bytes: ``[✕✖]`` would be a class of single bytes, never the character
+    classes = [c for p in PRIORS for c in re.findall(r"\[[^\]]*\]", p.pattern) if not c.isascii()]
+    assert classes == []

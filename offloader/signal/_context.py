@@ -175,7 +175,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     if text[:1] not in (" ", "\t") and not followed:
         before = len(unit.context)
         _add_block(scan, unit, fields_only=unit.kind != "fail")
-        if unit.failure and len(unit.context) == before and text.rstrip().endswith(":"):
+        if unit.kind == "fail" and len(unit.context) == before and text.rstrip().endswith(":"):
             _add_paragraph(scan, unit)
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
@@ -307,8 +307,9 @@ def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
 
 
 def _add_paragraph(scan: Scan, unit: Unit) -> None:
-    """The short paragraph a failure's heading stands over, its lines not indented under it (jstack's
-    ``Found one Java-level deadlock:`` over a rule and the lock chain, thread by thread): every line up to the
+    """The short paragraph a failure's heading stands over (node's ``✖ failing tests:``), its lines not indented
+    under it (jstack's ``Found one Java-level deadlock:`` over a rule and the lock chain, thread by thread): every
+    line up to the
     blank line that ends it, rules aside, when it ends within PARAGRAPH_REACH lines; else its first line, the
     message the heading introduces (Rust's ``thread 'main' panicked at src/rates.rs:12:17:`` over the panic's
     message, then the backtrace)."""

@@ -135,7 +135,7 @@ _RUBY_RAISED = r":[0-9]+:in [`'][^'\n]*': .*\(([A-Z][A-Za-z0-9_]*::)*[A-Z][A-Za-
 _FAULT_WORDS = (
     r"\b(denied|refused|forbidden|unauthorized|timed out|timeout|unreachable|undeclared|undefined|"
     r"unresolved|mismatch(ed)?|incompatible|invalid|incorrect|illegal|unexpected|violat(es|ed|ion)|conflict|"
-    r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown)\b"
+    r"corrupt(ed)?|overflow|leak(ed|s)?|definitely lost|unknown|unrecogni[sz]ed)\b"
 )
 #: A diagnostic's location in front of its message: ``src/app.c:12:7: ...``, ``x.sh:4:16: reached EOF ...``.
 _LOCATION_PREFIX = r"^[^\s:]+:[0-9]+(:[0-9]+)?: "
@@ -260,6 +260,12 @@ PRIORS: tuple[Prior, ...] = (
     # failure words, which would take its place
     Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9]", "fail", 3.0),
     Prior(r"\b(failed|failing|fails|errored)\b", "fail", 2.5),
+    # a test runner's mark for a failed item starting its line (jest's ``✕ splits a refund (1ms)``, node's
+    # ``✖ balances ...``, bats' and mocha reporters' ``✗``; not a tally, ESLint's ``✖ 40 problems (0 errors, ...)``),
+    # and jest's heading over a failed test's report (``● refunds › splits a refund``; its ``● Console`` heads
+    # logged output, without a ``›``)
+    # (the marks as alternatives: Hyperscan reads a pattern as bytes, and a class of them as one byte)
+    Prior(r"^[ \t]*(✕|✖|✗|✘)[ \t]+[^\s0-9]|^[ \t]*● \S.* › \S", "fail", 2.5),
     # make's fatal error, its own or at a makefile's line (``Makefile:12: *** missing separator.  Stop.``)
     Prior(
         r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!|^npm error\b",
@@ -279,8 +285,9 @@ PRIORS: tuple[Prior, ...] = (
         3.0,
         caseless=False,
     ),
-    # a check's verdict in capitals: ``Chain of trust  NOT ok (expired)``, ``VULNERABLE``, chkrootkit's ``INFECTED``
-    Prior(r"\bNOT (ok|OK)\b|\b(VULNERABLE|INFECTED)\b", "fail", 3.0, caseless=False),
+    # a check's verdict in capitals: ``Chain of trust  NOT ok (expired)``, ``VULNERABLE``, chkrootkit's ``INFECTED``,
+    # a component's state changed to down (haproxy's ``Server be_ledger/ledger-1 is DOWN.``)
+    Prior(r"\bNOT (ok|OK)\b|\b(VULNERABLE|INFECTED)\b|\b(is|went|now|marked) DOWN\b", "fail", 3.0, caseless=False),
     # a bisection's verdict: a change broke it (git bisect, hg bisect)
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a merge left unfinished (git, hg and svn word it so)

@@ -18,6 +18,9 @@ from ._scan import Scan
 __all__ = ["assemble_lines", "omitted", "render_line"]
 
 MARKER_TOKENS = 12
+#: The most a line alone between two shown lines costs to be shown in place of its gap's marker (a short
+#: line costs little more than the marker it replaces).
+GAP_LINE_TOKENS = 2 * MARKER_TOKENS
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CONTINUATION = bytes(range(0x80, 0xC0))
 #: Shares of the budget: the head first, then signal lines up to SIGNAL_SHARE, the tail to TAIL_SHARE.
@@ -183,7 +186,9 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
         line: tuple[int, int, int, int | None] = (unit.lineno, unit.start, unit.end, focus)
         context: list[tuple[int, int, int, int | None]] = [(n, s, e, None) for n, s, e in unit.context]
         # with its context if it fits, else alone, else in narrower windows
-        for rows, width in [([line, *context], cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]:
+        joined = [line, *context]
+        joined += _lines_alone_between(scan, pick, joined, cap)
+        for rows, width in [(joined, cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]:
             rows.sort(key=lambda row: row[0])
             items = [(n, render_line(scan, n, s, e, cap=width, focus=f)) for n, s, e, f in rows]
             if width >= 40 and pick.take(items, budget * SIGNAL_SHARE):
@@ -230,6 +235,32 @@ def _walk_tail(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
         if start == 0:
             return
         end, lineno = start - 1, lineno - 1
+
+
+def _lines_alone_between(
+    scan: Scan, pick: _Picker, rows: list[tuple[int, int, int, int | None]], cap: int
+) -> list[tuple[int, int, int, int | None]]:
+    """The short lines that would be left alone between ``rows`` and the lines picked: their gap's marker
+    would take a line of the preview as well, and such a line is often what joins the two (node's
+    ``failing tests:`` over ``test at test/totals.test.js:150:3`` over the failed test's name)."""
+    taken = {n for n, *_ in rows}
+
+    def shown(n: int) -> bool:
+        return n in taken or n in pick.picked
+
+    extra: list[tuple[int, int, int, int | None]] = []
+    for n, start, end, _ in rows:
+        if not shown(n - 1) and shown(n - 2) and start > 0:
+            lo = scan.data.rfind(b"\n", 0, start - 1) + 1
+            extra.append((n - 1, lo, start - 1, None))
+        if not shown(n + 1) and shown(n + 2) and end < scan.size:
+            hi = scan.data.find(b"\n", end + 1, scan.size)
+            extra.append((n + 1, end + 1, scan.size if hi < 0 else hi, None))
+    return [
+        row
+        for row in dict.fromkeys(extra)
+        if pick.cost(render_line(scan, row[0], row[1], row[2], cap=cap)) <= GAP_LINE_TOKENS
+    ]
 
 
 def _cap_of(scan: Scan, start: int, end: int, cap: int) -> int:
