@@ -162,6 +162,10 @@ the npm registry (into ``/tmp/u62-corepack``), with Node.js 20, npm and corepack
 mosquitto with its clients, etcd server and client, memcached, haproxy, varnish (``varnishtest``), squid and redis
 (Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
 ``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
+pdflatex, latexmk with BibTeX and biber, doxygen and pandoc (Debian ``texlive-latex-base``,
+``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``doxygen``, ``pandoc``), with sphinx
+9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed once into a virtual
+environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``), for unseen-67.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -217,6 +221,7 @@ import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
 import cases_unseen_sixtysecond  # noqa: F401
+import cases_unseen_sixtyseventh  # noqa: F401
 import cases_unseen_sixtysixth  # noqa: F401
 import cases_unseen_sixtythird  # noqa: F401
 import cases_unseen_tenth  # noqa: F401
