@@ -162,6 +162,8 @@ the npm registry (into ``/tmp/u62-corepack``), with Node.js 20, npm and corepack
 mosquitto with its clients, etcd server and client, memcached, haproxy, varnish (``varnishtest``), squid and redis
 (Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
 ``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
+A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian ``mariadb-server``,
+``mariadb-client``, ``sqlite3``), for unseen-68.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -213,6 +215,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtyeighth  # noqa: F401
 import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
