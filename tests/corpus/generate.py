@@ -163,9 +163,11 @@ mosquitto with its clients, etcd server and client, memcached, haproxy, varnish 
 (Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
 ``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
 pdflatex, latexmk with BibTeX and biber, doxygen and pandoc (Debian ``texlive-latex-base``,
-``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``doxygen``, ``pandoc``), with sphinx
+``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``lmodern``, ``doxygen``, ``pandoc``), with sphinx
 9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``), for unseen-67.
+A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian ``mariadb-server``,
+``mariadb-client``, ``sqlite3``), for unseen-68.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -217,6 +219,7 @@ import cases_unseen_seventh  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
+import cases_unseen_sixtyeighth  # noqa: F401
 import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
