@@ -162,6 +162,9 @@ the npm registry (into ``/tmp/u62-corepack``), with Node.js 20, npm and corepack
 mosquitto with its clients, etcd server and client, memcached, haproxy, varnish (``varnishtest``), squid and redis
 (Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
 ``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
+Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl's prove (Debian ``ruby``,
+``ruby-rspec``, ``rake``, ``ruby-minitest``, ``phpunit``, ``bats``, ``perl``), no gem, Packagist or CPAN registry
+reached, for unseen-69.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -216,6 +219,7 @@ import cases_unseen_sixtieth  # noqa: F401
 import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
+import cases_unseen_sixtyninth  # noqa: F401
 import cases_unseen_sixtysecond  # noqa: F401
 import cases_unseen_sixtysixth  # noqa: F401
 import cases_unseen_sixtythird  # noqa: F401
