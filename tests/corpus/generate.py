@@ -168,6 +168,9 @@ pdflatex, latexmk with BibTeX and biber, doxygen and pandoc (Debian ``texlive-la
 environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``), for unseen-67.
 A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian ``mariadb-server``,
 ``mariadb-client``, ``sqlite3``), for unseen-68.
+Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl's prove (Debian ``ruby``,
+``ruby-rspec``, ``rake``, ``ruby-minitest``, ``phpunit``, ``bats``, ``perl``), no gem, Packagist or CPAN registry
+reached, for unseen-69.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -223,6 +226,7 @@ import cases_unseen_sixtyeighth  # noqa: F401
 import cases_unseen_sixtyfifth  # noqa: F401
 import cases_unseen_sixtyfirst  # noqa: F401
 import cases_unseen_sixtyfourth  # noqa: F401
+import cases_unseen_sixtyninth  # noqa: F401
 import cases_unseen_sixtysecond  # noqa: F401
 import cases_unseen_sixtyseventh  # noqa: F401
 import cases_unseen_sixtysixth  # noqa: F401
