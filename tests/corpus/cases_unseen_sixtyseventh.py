@@ -17,9 +17,9 @@ with biblatex and biber of a "Failure modes" report, ``sphinx-build -n -b html``
 ``failed_payments``, ``retry_queue``, ``exceptions``), ``mkdocs build --strict -v`` with mkdocstrings of the same
 modules, and ``doxygen`` of a fully documented C library of ``error_reporter.c`` and ``failed_payments.c``. Labels were
 written with each scenario, before the engine saw the output. Needs Debian ``texlive-latex-base``,
-``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``doxygen`` and ``pandoc``, and sphinx
-9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed once into a virtual
-environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``).
+``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``lmodern``, ``doxygen`` and
+``pandoc``, and sphinx 9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed
+once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``).
 """
 
 from __future__ import annotations

@@ -163,9 +163,9 @@ mosquitto with its clients, etcd server and client, memcached, haproxy, varnish 
 (Debian ``mosquitto``, ``mosquitto-clients``, ``etcd-server``, ``etcd-client``, ``memcached``, ``haproxy``,
 ``varnish``, ``squid``, ``redis-server``, ``redis-tools``), for unseen-65.
 pdflatex, latexmk with BibTeX and biber, doxygen and pandoc (Debian ``texlive-latex-base``,
-``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``lmodern``, ``doxygen``, ``pandoc``), with sphinx
-9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed once into a virtual
-environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``), for unseen-67.
+``texlive-latex-recommended``, ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``lmodern``, ``doxygen``, ``pandoc``),
+with sphinx 9.0.4, mkdocs 1.6.1, mkdocstrings 1.0.8 and mkdocstrings-python 2.0.11 from PyPI (installed once into a
+virtual environment of their own under ``/tmp/offloader-corpus-venvs/u67-docs``), for unseen-67.
 A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian ``mariadb-server``,
 ``mariadb-client``, ``sqlite3``), for unseen-68.
 Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl's prove (Debian ``ruby``,
