@@ -137,6 +137,16 @@ KNOWN_MISSED_LINES = {
     "u65_mosquitto_acl_denied": "the denial's `Publish 1 failed: Not authorized` and the broker's `Denied PUBLISH` "
     "are shown; the client's `received PUBACK (Mid: 1, RC:135)` is one of two hundred alike that say `RC:0`: "
     "a value that differs in one row of a template is not read",
+    "u67_pdflatex_undefined_control_sequence": "TeX's `! Undefined control sequence.` and its `l.25` line are "
+    "shown; which chapter was being read is the `(./chapters/06_failure_modes.tex` that opened it 23 lines above, "
+    "over overfull-box warnings: TeX's nesting of open files is not followed",
+    "u68_mariadb_admin_status_clean": "a clean `mariadb-admin status processlist variables`, 600 KB of wide rows: "
+    "the one-off status line right under the head is not found, as one-off lines are only looked for in outputs "
+    "of up to 256 KB (see the speed notes), and the head's share ends above it",
+    "u68_mariadb_dump_ops_clean": "a clean 500 KB `mariadb-dump`: the labelled `-- Dumping data for table` comment "
+    "is a one-off line in the middle, and one-off lines are only looked for in outputs of up to 256 KB",
+    "u68_sqlite_schema_dump_integrity_clean": "a clean `.schema`, `PRAGMA integrity_check` and `.dump` of 300 KB: "
+    "the one-off `integrity_check: ok` line is not found past 256 KB, and the head's share ends above it",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

@@ -269,3 +269,50 @@ def test_a_test_runners_failed_mark_and_failure_heading_are_shown_among_one_off_
 
 def test_a_tally_after_a_failed_mark_is_no_failed_item() -> None:
     assert not read_signal(_among("✖ 40 problems (0 errors, 40 warnings)")).failing
+
+
+def _settings_listing(value: str) -> str:
+    rows = [
+        f"| setting_{n:<40} | {v:<10} |" for n, v in zip(range(300), ["OFF", "ON", "DEFAULT", "UTC"] * 75, strict=True)
+    ]
+    rows[150] = f"| system_versioning_alter_history          | {value:<10} |"
+    rule = "+" + "-" * 50 + "+" + "-" * 12 + "+"
+    return "\n".join([rule, "| Variable_name" + " " * 36 + "| Value      |", rule, *rows, rule]) + "\n"
+
+
+def test_a_failure_word_as_a_settings_value_is_a_stored_value() -> None:
+    assert not read_signal(_settings_listing("ERROR")).failing
+
+
+def test_a_status_cell_among_statuses_of_a_two_column_table_is_its_verdict() -> None:
+    rows = [f"| test_{n:<40} | PASSED     |" for n in range(300)]
+    rows[150] = "| test_refund_splits                        | FAILED     |"
+    assert read_signal("\n".join(rows) + "\n").failing
+
+
+def test_a_records_status_field_is_its_verdict() -> None:
+    fields = ["│ name              │ retry-queue  │", "│ namespace         │ default      │"]
+    lines = ["│ status            │ FAILED       │", *fields, *[f"log line {i} done" for i in range(400)]]
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
+def _tap_run(line: str) -> str:
+    lines = [f"ok {i} refunds: settles payment {i}" for i in range(1, 300)]
+    lines[150] = line
+    return "TAP version 13\n1..299\n" + "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ok 151 errors: reports error 1 for 749 cents",
+        "not ok 151 failed_webhooks: keeps the retry weight # SKIP the card processor is offline",
+        "not ok 151 refunds: rounds half-cents # TODO not implemented yet",
+    ],
+)
+def test_a_tap_results_number_and_its_skip_or_todo_directive_are_no_failure(line: str) -> None:
+    assert not read_signal(_tap_run(line)).failing
+
+
+def test_a_tap_result_that_failed_is_failure_evidence() -> None:
+    assert read_signal(_tap_run("not ok 151 refunds: rounds half-cents")).failing

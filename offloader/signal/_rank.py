@@ -178,6 +178,10 @@ _NUMBER_NOT_COUNTING = re.compile(
     r"(errors?|failures?)\b)"
     r"|(\b(?<![.,])(?:[2-9]|[1-9][0-9]+)) (?=(error|failure|problem|issue)\b(?![(s]))"
 )
+#: A TAP result's test number (``ok 85 errors: reports ...``): an ordinal, no count of what its name starts with.
+_TAP_NUMBER = re.compile(r"^([ \t]*(?:not )?ok [0-9]+)(?= )")
+#: A TAP result with a SKIP or TODO directive (``not ok 154 ... # SKIP offline``): by TAP's rules no failure.
+_TAP_DIRECTIVE = re.compile(r"(?i)^([ \t]*)not (ok\b.*#[ \t]*(?:skip|todo)\b)")
 #: A failure word quoted alone, neither a field's key nor its value: an item (a class label ``np.str_('failed')``,
 #: ``'error'`` in a list), not a report. ``"error": "..."`` keeps its key and ``"level": "error"`` its value.
 _QUOTED_FAILURE_VALUE = re.compile(
@@ -440,6 +444,8 @@ def weights(
     differ only in their paths (``po/cs/refunds.po:2: warning: ...``) are classified once.
     """
     cleaned = without_healthy(text)
+    if "ok " in cleaned and _TAP_NUMBER.match(cleaned):
+        cleaned = _TAP_DIRECTIVE.sub(r"\1\2", _TAP_NUMBER.sub(r"\1 ~", cleaned))
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
