@@ -171,6 +171,8 @@ A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian
 Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl's prove (Debian ``ruby``,
 ``ruby-rspec``, ``rake``, ``ruby-minitest``, ``phpunit``, ``bats``, ``perl``), no gem, Packagist or CPAN registry
 reached, for unseen-69.
+rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
+path-only workspaces, no crates.io), for unseen-72.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -219,6 +221,7 @@ import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
+import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
