@@ -173,6 +173,8 @@ Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl
 reached, for unseen-69.
 Go 1.19 with cgo and gcc for ``-race`` (Debian ``golang-go``, ``gcc``, already on the machine), only the standard
 library and no module proxy reached, for unseen-70.
+rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
+path-only workspaces, no crates.io), for unseen-72.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -222,6 +224,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
