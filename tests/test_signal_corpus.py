@@ -147,6 +147,20 @@ KNOWN_MISSED_LINES = {
     "is a one-off line in the middle, and one-off lines are only looked for in outputs of up to 256 KB",
     "u68_sqlite_schema_dump_integrity_clean": "a clean `.schema`, `PRAGMA integrity_check` and `.dump` of 300 KB: "
     "the one-off `integrity_check: ok` line is not found past 256 KB, and the head's share ends above it",
+    "u70_go_test_bench_benchmem_clean": "a clean `go test -bench` over 44 packages: the labelled package's benchmark "
+    "rows and `ok` line are alike the other packages'; the head and the tail are shown",
+    "u70_go_test_v_clean_failed_retries": "a clean `go test -v` over 44 packages: a middle package's `ok` line and "
+    "one `--- PASS` line are rows alike (more units than the 30 whose clean verdicts rank above one-off lines)",
+    "u70_go_test_timeout_goroutine_dump": "a test timed out: the panic, its goroutine dump's first frames, the "
+    "project's blocked frame `retryqueue.TestRetryQueueDrainsOnShutdown(0x0)` and the `FAIL` lines are shown; its "
+    "file and line, the dump's 28th line, is past the block shown under the panic",
+    "u70_gofmt_l_d_merge_leftover": "`gofmt -l -d` where about 40 files differ only in their imports' order: the "
+    "three files reindented by hand show in the `-l` listing and the syntax error is kept, but their `diff X.orig X` "
+    "headers are three of forty alike",
+    "u72_build_clean_warnings": "a clean `cargo build` of 18 crates: the labelled crate's `(lib) generated N "
+    "warnings` line is one of 18 alike among 280 warnings",
+    "u72_test_workspace_clean": "a clean `cargo test --workspace`: every crate's `test result: ok` is shown, but not "
+    "the `Running unittests` header naming the crate of the labelled one (as with the clean `cargo test` above)",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

@@ -316,3 +316,28 @@ def test_a_tap_results_number_and_its_skip_or_todo_directive_are_no_failure(line
 
 def test_a_tap_result_that_failed_is_failure_evidence() -> None:
     assert read_signal(_tap_run("not ok 151 refunds: rounds half-cents")).failing
+
+
+def test_a_go_frames_file_and_line_come_with_its_function() -> None:
+    lines = [f"worker: drained item {i:05d} of queue {i % 7}" for i in range(300)]
+    lines += ["goroutine 3 [semacquire]:", "sync.(*WaitGroup).Wait(0x0?)"]
+    lines += ["\t/usr/lib/go-1.19/src/sync/waitgroup.go:139 +0x0"]
+    lines += ["example.com/payments/internal/retryqueue.TestRetryQueueDrainsOnShutdown(0x0)"]
+    lines += ["\t/tmp/work/internal/retryqueue/drain_test.go:23 +0x0"]
+    assert context_of(lines, 304) == [305]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pub fn retry_error_batch_0(amount: u64, failed: bool) -> u64 {",
+        "def report(code: int, error: str = '') -> None:",
+        "function settle(amount: number, err?: Error) {",
+    ],
+)
+def test_a_parameter_named_with_a_failure_word_and_typed_is_a_declaration(line: str) -> None:
+    assert not read_signal(_among(line)).failing
+
+
+def test_a_failure_label_in_parentheses_with_a_value_is_still_a_report() -> None:
+    assert read_signal(_among("GET /ledger/export (error: ECONNREFUSED) after 3 attempts")).failing

@@ -119,3 +119,40 @@ def test_a_part_of_a_double_colon_path_is_no_label() -> None:
     signal = read_signal("\n".join(lines) + "\n")
     assert [u.lineno for u in signal.units if u.failure] == [1401]
     assert "rate table missing region 'EU-WEST'" in make_preview("\n".join(lines), counter=COUNTER, preview_tokens=400)
+
+
+def test_the_last_go_packages_ok_closes_the_run_and_excuses_what_its_tests_logged() -> None:
+    lines = _go_test().splitlines()
+    lines[5] = "    errors_test.go:41: failed record: errors-002 990 cents after 2 attempts (failed: card declined)"
+    assert not read_signal("\n".join(lines) + "\n").failing
+
+
+def _go_test_json(failing: bool) -> str:
+    """``go test -json`` over packages: one event per line, a test's output in its ``Output`` field."""
+
+    def event(action: str, package: str, rest: str = "") -> str:
+        return f'{{"Time":"2026-01-01T00:00:00Z","Action":"{action}","Package":"example.com/{package}"{rest}}}'
+
+    lines: list[str] = []
+    for package in CRATES:
+        for i in range(30):
+            test = f',"Test":"TestRetry{i}"'
+            lines += [event("run", package, test)]
+            output = f"    {package}_test.go:41: failed record: {package}-00{i} (failed: card declined)\\n"
+            if failing and package == "ledger" and i == 7:
+                output = f"    {package}_test.go:13: total = 1004, want 1005\\n"
+            lines += [event("output", package, f'{test},"Output":"{output}"')]
+            verdict = "fail" if failing and package == "ledger" and i == 7 else "pass"
+            lines += [event(verdict, package, f'{test},"Elapsed":0')]
+        lines += [event("fail" if failing and package == "ledger" else "pass", package, ',"Elapsed":0.05')]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_go_test_json_streams_last_package_pass_closes_the_run() -> None:
+    assert not read_signal(_go_test_json(failing=False)).failing
+
+
+def test_a_go_test_json_streams_failed_test_is_failure_evidence_with_its_got_and_want() -> None:
+    text = _go_test_json(failing=True)
+    assert read_signal(text).failing
+    assert "total = 1004, want 1005" in make_preview(text, counter=COUNTER, preview_tokens=1000)

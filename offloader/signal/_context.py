@@ -94,6 +94,7 @@ _CONTEXT_AFTER = re.compile(
     rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
     r"|^\s*[A-Z][a-z]+( [a-z]+)?:\s+[^\s:]+:\d+(:\d+)?\s*$"  # ... after its label (Ansible's ``Origin: x.yml:8:3``)
     r"|^l\.\d+ "  # TeX's line of the error under its ``! Undefined control sequence.``
+    r"|^\t\S+:\d+ \+0x[0-9a-f]+$"  # a Go frame's file and line under its function
     r"|\b(got|expected|want|wanted|actual|left|right|received|but was|found|instead)\b\s*[:=]"
     # a wanted value said in words: ``Package 'x' has version '1.4.2', required version is '>= 2.0'``
     r"|\b(required|expected|wanted) (version|value|type|size|length) (is|was)\b"

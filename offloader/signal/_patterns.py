@@ -174,6 +174,7 @@ _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
     rf"|(?-i:{_GO_PACKAGE_OK}|^FAIL\t)"  # go test's verdict on one package
+    r'|(?-i:"Action":"(pass|fail)","Package":"[^"]*","Elapsed")'  # the same as ``go test -json`` says it
 )
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
@@ -290,6 +291,8 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\bNOT (ok|OK)\b|\b(VULNERABLE|INFECTED)\b|\b(is|went|now|marked) DOWN\b", "fail", 3.0, caseless=False),
     # a bisection's verdict: a change broke it (git bisect, hg bisect)
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
+    # a failed test's or package's event in ``go test -json``
+    Prior(r'"Action":"fail"', "fail", 3.0, caseless=False),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
     # a ref a push could not update (git's `` ! [remote rejected] main -> main (hook declined)``)
@@ -311,7 +314,12 @@ PRIORS: tuple[Prior, ...] = (
     Prior(LOCALIZED_LABEL, "fail", 3.0, caseless=False),
     Prior(rf"^{_PROGRAM}.*{LOCALIZED_PROBLEM}", "fail", 3.0, caseless=False),
     Prior(LOCALIZED_FAILURE, "fail", 2.5, caseless=False),
-    Prior(r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b", "fail", 2.0),
+    # an assertion, and the got/want of a Go test (``Total() = 1004, want 1005``, ``got 3, want 4``)
+    Prior(
+        r"\bassert(ion|ionerror)?\b|\bexpected\b.*\b(got|found|but|received|actual)\b|, want\b|\bgot\b.*\bwant\b",
+        "fail",
+        2.0,
+    ),
     Prior(_JSON_ERROR_FIELD, "fail", 3.0),
     # HTTP 5xx: the status after a quoted request line (``"GET /x HTTP/1.1" 500``), not any number after
     # a quote (a response time after the user agent: ``"curl/7.88.1" 568``), or after an unquoted method
@@ -468,6 +476,10 @@ CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
     r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0\b"  # a host's row of Ansible's PLAY RECAP
+    # the last package's verdict of ``go test ./...``, as a crate's ``test result: ok`` is cargo's: a package
+    # that failed before it said ``FAIL<tab>pkg`` (a failed verdict, which keeps its failures)
+    rf"|(?-i:{_GO_PACKAGE_OK})"
+    r'|(?-i:"Action":"pass","Package":"[^"]*","Elapsed")'  # the same as ``go test -json`` says it
 )
 #: A runner's verdict that its run failed: the failing forms of :data:`CLEAN_VERDICT`. A clean closing verdict
 #: speaks for the lines after it; a failure said before such a verdict belongs to an earlier unit (a loop over
@@ -475,6 +487,7 @@ CLEAN_VERDICT = re.compile(
 FAILED_VERDICT = re.compile(
     r"(?i)\b[1-9][0-9,]* (failed|failing)(?=[,;.)]|[ \t]*$| in | \()"  # a count of units, not ``3 failed payments``
     r"|\btests? failed\b|\bBUILD FAIL(ED|URE)\b|\btest result: FAILED\b|^FAILED( \(|$)|^FAIL\t"
+    r'|"Action":"fail","Package":"[^"]*","Elapsed"'  # a package's failed verdict in ``go test -json``
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=[0-9]+ +failed=[1-9]"  # Ansible's PLAY RECAP
 )
 #: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said

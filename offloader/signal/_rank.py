@@ -191,6 +191,16 @@ _QUOTED_FAILURE_VALUE = re.compile(
 #: (a logged tuple of parameters ``[('webhooks', 'TimeoutError: endpoint did not answer'), ...]``): stored
 #: data, not a report. JSON's double-quoted items are left alone (a notebook's stored output lists its lines).
 _QUOTED_ITEM = re.compile(r"(?<=[(\[,])[ \t]*'[\w.]*(Error|Exception)\b[^'\n]*'(?=[ \t]*[,)\]])")
+#: A parameter of a signature named with a failure word, then its type (Rust's ``(amount: u64, failed: bool)``,
+#: Python's ``(error: str = "")``, TypeScript's ``(err: Error | null``): a declaration, not a report. Only type
+#: names: ``(error: timeout)`` is a report.
+_TYPED_PARAMETER = re.compile(
+    r"(?<=[(,])[ \t]*\w*(?:err|fail|exception)\w*[ \t]*\??:[ \t]*&?(?:bool|boolean|str|string|String|int|integer"
+    r"|[iu](?:8|16|32|64|128|size)|f(?:32|64)|float|double|char|bytes|number|any|object|Error|Exception"
+    r"|Option<[^>]*>|Vec<[^>]*>|Box<[^>]*>|Optional\[[^\]]*\]|list\[[^\]]*\]|dict\[[^\]]*\])"
+    r"(?=[ \t]*[,)=|])",
+    re.IGNORECASE,
+)
 #: A field of a schema whose name is a failure word, then only its type (pyarrow's ``failed: bool``,
 #: ``exception: large_string``; a column listing's ``errors: int64 not null``): a declaration, not a report.
 _TYPED_FIELD = re.compile(
@@ -450,6 +460,8 @@ def weights(
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
+    if ": " in cleaned and "(" in cleaned and ("err" in cleaned or "fail" in cleaned or "xception" in cleaned):
+        cleaned = _TYPED_PARAMETER.sub(" ", cleaned)
     if ("error" in cleaned or "failure" in cleaned or "problem" in cleaned or "issue" in cleaned) and (
         _NUMBER_NOT_COUNTING.search(cleaned)
     ):
