@@ -171,6 +171,9 @@ A private MariaDB 10.11 server with its client tools and the sqlite3 CLI (Debian
 Ruby with RSpec 3.12, rake and minitest, PHP 8.2 with PHPUnit 9.6, bats and Perl's prove (Debian ``ruby``,
 ``ruby-rspec``, ``rake``, ``ruby-minitest``, ``phpunit``, ``bats``, ``perl``), no gem, Packagist or CPAN registry
 reached, for unseen-69.
+GHC 9.0 with cabal-install 3.4, OCaml with dune 2.9, Elixir 1.14 and Erlang/OTP 25 with EUnit (Debian ``ghc``,
+``cabal-install``, ``ocaml-nox``, ``ocaml-dune``, ``elixir``, ``erlang-nox``, ``erlang-dev``, ``erlang-eunit``) and
+make, no Hackage, opam or hex registry reached, for unseen-71.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -219,6 +222,7 @@ import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
+import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
