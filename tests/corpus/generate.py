@@ -175,6 +175,9 @@ Go 1.19 with cgo and gcc for ``-race`` (Debian ``golang-go``, ``gcc``, already o
 library and no module proxy reached, for unseen-70.
 rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
 path-only workspaces, no crates.io), for unseen-72.
+GHC 9.0 with cabal-install 3.4, OCaml with dune 2.9, Elixir 1.14 and Erlang/OTP 25 with EUnit (Debian ``ghc``,
+``cabal-install``, ``ocaml-nox``, ``ocaml-dune``, ``elixir``, ``erlang-nox``, ``erlang-dev``, ``erlang-eunit``) and
+make, no Hackage, opam or hex registry reached, for unseen-71.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -224,6 +227,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
