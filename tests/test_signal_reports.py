@@ -341,3 +341,8 @@ def test_a_parameter_named_with_a_failure_word_and_typed_is_a_declaration(line: 
 
 def test_a_failure_label_in_parentheses_with_a_value_is_still_a_report() -> None:
     assert read_signal(_among("GET /ledger/export (error: ECONNREFUSED) after 3 attempts")).failing
+
+
+def test_a_count_after_a_failure_named_label_counts_what_follows_it() -> None:
+    assert not read_signal(_among("errors exceptions: 50 checks passed")).failing
+    assert read_signal(_among("Failed requests:        12")).failing

@@ -259,7 +259,8 @@ PRIORS: tuple[Prior, ...] = (
     # a run's tally of failed things by their name, starting its line (ab's ``Failed requests:        12``,
     # ``Errors found: 3``; not a report's statistic, ``Number of failed authentications: 462``); before the
     # failure words, which would take its place
-    Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9]", "fail", 3.0),
+    # (the count alone after the colon: ``errors exceptions: 50 checks passed`` counts checks, not errors)
+    Prior(r"^[ \t]*(failed|failures|errors)[ \t]+[a-z]+[ \t]*:[ \t]*[1-9][0-9,]*[ \t]*($|[(\[,;])", "fail", 3.0),
     Prior(r"\b(failed|failing|fails|errored)\b", "fail", 2.5),
     # a test runner's mark for a failed item starting its line (jest's ``✕ splits a refund (1ms)``, node's
     # ``✖ balances ...``, bats' and mocha reporters' ``✗``; not a tally, ESLint's ``✖ 40 problems (0 errors, ...)``),
