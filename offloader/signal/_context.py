@@ -310,10 +310,9 @@ def _add_block(scan: Scan, unit: Unit, *, fields_only: bool) -> None:
 def _add_paragraph(scan: Scan, unit: Unit) -> None:
     """The short paragraph a failure's heading stands over (node's ``✖ failing tests:``), its lines not indented
     under it (jstack's ``Found one Java-level deadlock:`` over a rule and the lock chain, thread by thread): every
-    line up to the
-    blank line that ends it, rules aside, when it ends within PARAGRAPH_REACH lines; else its first line, the
-    message the heading introduces (Rust's ``thread 'main' panicked at src/rates.rs:12:17:`` over the panic's
-    message, then the backtrace)."""
+    line up to the blank line that ends it, rules aside, when it ends within PARAGRAPH_REACH lines; else its first
+    line, the message the heading introduces (Rust's ``thread 'main' panicked at src/rates.rs:12:17:`` over the
+    panic's message, then the backtrace)."""
     rows: list[tuple[int, int, int]] = []
     for ahead, bounds, after in lines_after(scan, unit.end, PARAGRAPH_REACH):
         if not after.strip():

@@ -4,7 +4,7 @@ A query's result (``sqlite3 -box``, ``duckdb``, the ``mysql`` client), a tool's 
 box characters or pipes shows what is stored: a ``failed_jobs`` table whose ``error`` column reads
 ``ValueError: invalid literal ...`` or ``error: webhook endpoint returned 500`` did not fail; the
 query that printed it succeeded. A row is known by its borders: the same bar (``│``, ``┃``, ``║``
-or ``|``) opens and closes it and parts at least three cells, and a row or a rule of the same table
+or ``|``) opens and closes it and parts at least two cells, and a row or a rule of the same table
 is right above or below it.
 
 A cell that holds only a status word (``FAILED``, ``error``, pm2's ``errored``, ``INVALID``, ``✗ failed``) is a
@@ -33,18 +33,18 @@ _STATUS = re.compile(
 
 #: A cell that says a row went well, or is not judged: a status column's other values.
 _FINE = re.compile(
-    r"(?i)(?:[✓✔√]\s*)?(?:ok|pass(?:ed|ing)?|succe(?:ss|ssful|eded)|skip(?:ped)?|x?fail(?:ed)?|todo|pending|"
+    r"(?i)(?:[✓✔√]\s*)?(?:ok|pass(?:ed|ing)?|succe(?:ss|ssful|eded)|skip(?:ped)?|xfail(?:ed)?|todo|pending|"
     r"valid|accepted|up|healthy|running|online|active|ready|done|complete(?:d)?|warn(?:ing)?|unknown|n/?a|-+|—)"
 )
 #: A record's field that names its status (pm2's ``│ status │ errored │``): its value is the verdict.
 _STATUS_FIELD = re.compile(r"(?i)status|state|result|outcome|health|verdict|conclusion")
 
 
-def _bar(text: str, cells: int = 3) -> str:
-    """The bar that opens and closes ``text`` as a row of at least ``cells`` cells, or ""."""
+def _bar(text: str) -> str:
+    """The bar that opens and closes ``text`` as a row of at least two cells, or ""."""
     row = text.strip()
     bar = row[:1]
-    if bar not in _BARS or row[-1:] != bar or row.count(bar) < cells + 1:
+    if bar not in _BARS or row[-1:] != bar or row.count(bar) < 3:
         return ""
     return bar
 
@@ -55,19 +55,19 @@ def _cells(text: str, bar: str) -> list[str]:
 
 def is_table_row(text: str) -> bool:
     """Whether ``text`` is bordered as a table's row (a cheap first test of :func:`in_table_of_records`)."""
-    return bool(_bar(text, 2))
+    return bool(_bar(text))
 
 
 def in_table_of_records(text: str, above: str, below: str) -> bool:
     """Whether ``text`` is a row of a drawn table (between ``above`` and ``below``) whose failure words
     are in cells holding more than a status word (see the module's docstring)."""
-    bar = _bar(text, 2)
+    bar = _bar(text)
     if not bar:
         return False
     ruled = [bool(line.strip()) and _RULE.fullmatch(line) is not None for line in (above, below)]
     if all(ruled):
         return True  # the table's header: its cells name the columns
-    if not any(ruled) and _bar(above, 2) != bar and _bar(below, 2) != bar:
+    if not any(ruled) and _bar(above) != bar and _bar(below) != bar:
         return False
     cells = _cells(text, bar)
     statuses = [i for i, cell in enumerate(cells) if _STATUS.fullmatch(cell)]
@@ -76,7 +76,7 @@ def in_table_of_records(text: str, above: str, below: str) -> bool:
     if any(_STATUS_FIELD.fullmatch(cell) for cell in cells):
         return False
     for line in (above, below):
-        if _bar(line, 2) != bar or len(other := _cells(line, bar)) != len(cells):
+        if _bar(line) != bar or len(other := _cells(line, bar)) != len(cells):
             continue
         if all(other[i] and not _STATUS.fullmatch(other[i]) and not _FINE.fullmatch(other[i]) for i in statuses):
             return True  # the column holds other values: a setting's value, not a verdict
