@@ -105,6 +105,24 @@ def substitute(out: bytes, *pairs: tuple[str, str]) -> bytes:
 PIP_ISOLATED = "env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
 
 
+#: Where the scenarios keep their virtual environments of pinned tools between runs.
+VENVS = Path("/tmp/offloader-corpus-venvs")
+
+
+def make_venv(venv: Path, reqs: str, *, pip_options: str = "", isolated: bool = True) -> Path:
+    """A virtual environment at ``venv`` with ``reqs`` (pinned) installed, made once and kept between runs (a
+    ``.complete`` mark says it was made whole); ``isolated`` leaves the machine's pip configuration out."""
+    if not (venv / ".complete").exists():
+        venv.parent.mkdir(parents=True, exist_ok=True)
+        prefix = f"{PIP_ISOLATED} " if isolated else ""
+        options = f"{pip_options} " if pip_options else ""
+        sh(
+            f"{PY} -m venv {venv} && {prefix}{venv}/bin/pip install -q {options}{reqs} && touch {venv / '.complete'}",
+            venv.parent,
+        )
+    return venv
+
+
 def py_tools(root: Path, reqs: str, *, deps: bool = True) -> str:
     """``reqs`` (pinned) installed in ``root/tools``, their dependencies too unless ``deps`` is False; the
     environment prefix that runs them."""

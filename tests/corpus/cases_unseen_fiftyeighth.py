@@ -22,24 +22,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-58"
 
 _REQS = "pyspark==4.3.0 dask[distributed]==2026.8.0 distributed==2026.8.0 pandas==3.1.1 pyarrow==26.0.1"
 #: The tools' environment, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u58-data")
+_VENV = VENVS / "u58-data"
 _VPY = _VENV / "bin" / "python"
 
 
 def _env(root: Path) -> str:
     """The environment prefix that runs the pinned tools (made once) on the project in ``root``."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_REQS} && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS)
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root / 'home'} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 TZ=UTC"
         f" PYTHONPATH={root} SPARK_CONF_DIR={root / 'conf'} SPARK_LOCAL_IP=127.0.0.1"

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-55"
 
@@ -33,17 +33,12 @@ _REQS = (
     " black==26.10.1 isort==9.0.2 bandit==1.9.4 vulture==2.16"
 )
 #: The tools' environment, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u55-quality")
+_VENV = VENVS / "u55-quality"
 
 
 def _env(root: Path) -> str:
     """The environment prefix that runs the pinned tools (made once) on the project in ``root``."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_REQS} && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS)
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root / 'home'} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 TZ=UTC"
         f" PYTHONPATH={root / 'src'} MYPY_CACHE_DIR={root / 'home/mypy-cache'}"

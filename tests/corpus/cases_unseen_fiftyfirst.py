@@ -24,24 +24,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-51"
 
 _PINS = "ansible-core==2.19.14 ansible-lint==26.10.1"
 #: The environment Ansible runs from, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u51-ansible")
+_VENV = VENVS / "u51-ansible"
 
 
 def _ansible(root: Path) -> str:
     """The environment prefix that runs ansible-playbook and ansible-lint from the pinned venv (made once)."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q --no-cache-dir {_PINS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _PINS, pip_options="--no-cache-dir")
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root / 'home'} ANSIBLE_CONFIG={root / 'ansible.cfg'}"
         f" ANSIBLE_HOME={root / '.ansible'} ANSIBLE_LOCAL_TEMP={root / '.ansible/tmp'} ANSIBLE_NOCOLOR=1"

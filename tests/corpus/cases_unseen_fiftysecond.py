@@ -31,24 +31,18 @@ import subprocess
 import time
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-52"
 
 _REQS = "awscli==1.46.3 boto3==1.44.18 botocore==1.44.18 moto[server]==5.2.6"
 _REQS_QUOTED = " ".join(f"'{r}'" for r in _REQS.split())
 #: The environment the CLI, boto3 and moto's server run in, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u52-aws")
+_VENV = VENVS / "u52-aws"
 
 
 def _venv() -> Path:
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_REQS_QUOTED}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS_QUOTED)
     return _VENV
 
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from _harness import PY, case, scrub, sh, substitute, write
+from _harness import PY, VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-57"
 
 _REQS = "alembic==1.20.1 sqlalchemy==2.1.9"
 #: The Python tools' environment, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u57-alembic")
+_VENV = VENVS / "u57-alembic"
 _NPM_REQS = "knex@3.1.0 sequelize@6.37.7 sequelize-cli@6.6.3 sqlite3@5.1.7"
 #: The JavaScript tools, installed once (sqlite3 compiles its native module here).
 _NODE = Path("/tmp/u57-node")
@@ -39,13 +39,7 @@ _NODE = Path("/tmp/u57-node")
 
 def _py_env(root: Path) -> str:
     """The environment prefix that runs alembic and SQLAlchemy (made once) on the project in ``root``."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null"
-            f" {_VENV}/bin/pip install -q {_REQS} && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS)
     return f"PATH={_VENV}/bin:$PATH HOME={root / 'home'} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 TZ=UTC"
 
 

@@ -25,7 +25,7 @@ import re
 import socket
 from pathlib import Path
 
-from _harness import PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-53"
 
@@ -34,18 +34,12 @@ _WEB_REQS = (
     " django==5.2.20 locust==2.47.0 requests==2.34.2"
 )
 #: The environment the services run in, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u53-web")
+_VENV = VENVS / "u53-web"
 
 
 def _web(root: Path) -> str:
     """The environment prefix that runs the services and clients with the pinned web stack (made once)."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {_VENV}/bin/pip install -q --only-binary :all: {_WEB_REQS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _WEB_REQS, pip_options="--only-binary :all:", isolated=False)
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1"
         " PYTHONWARNINGS=ignore"

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from _harness import PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-47"
 
@@ -38,18 +38,12 @@ _ML_REQS = (
     " joblib==1.6.0 threadpoolctl==3.8.0"
 )
 #: The environment the training code runs in, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u47-ml")
+_VENV = VENVS / "u47-ml"
 
 
 def _ml(root: Path) -> str:
     """The environment prefix that runs the training scripts with the pinned ML stack (made once)."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {_VENV}/bin/pip install -q --only-binary :all: {_ML_REQS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _ML_REQS, pip_options="--only-binary :all:", isolated=False)
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1"
         " OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1"

@@ -31,12 +31,12 @@ import re
 import socket
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import PY, VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-60"
 
 #: honcho, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u60-procs")
+_VENV = VENVS / "u60-procs"
 #: pm2, nodemon and concurrently, installed once and kept between runs.
 _TOOLS = Path("/tmp/u60-tools")
 _NPM_CACHE = "/tmp/u60-npm-cache"
@@ -56,13 +56,7 @@ _ENV = {
 
 
 def _honcho() -> str:
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q honcho==2.0.0"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, "honcho==2.0.0")
     return f"{_VENV}/bin/honcho"
 
 

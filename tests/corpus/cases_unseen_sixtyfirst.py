@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, WORDS, case, scrub, sh, substitute, write
+from _harness import VENVS, WORDS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-61"
 
 #: pytest, its two reporting plugins, coverage and ruff, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u61-reports")
+_VENV = VENVS / "u61-reports"
 _PY_TOOLS = (
     "pytest==9.2.0 pytest-github-actions-annotate-failures==0.4.2 teamcity-messages==1.33 coverage==7.17.3 ruff==0.17.5"
 )
@@ -57,13 +57,7 @@ _ENV = {
 
 
 def _venv() -> Path:
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_PY_TOOLS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _PY_TOOLS)
     return _VENV / "bin"
 
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-67"
 
 #: sphinx, mkdocs and mkdocstrings, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u67-docs")
+_VENV = VENVS / "u67-docs"
 _PY_TOOLS = "sphinx==9.0.4 mkdocs==1.6.1 mkdocstrings==1.0.8 mkdocstrings-python==2.0.11"
 
 #: What makes TeX, Sphinx and Python give the same bytes on every run.
@@ -45,13 +45,7 @@ _ENV = {
 
 
 def _venv() -> Path:
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_PY_TOOLS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _PY_TOOLS)
     return _VENV / "bin"
 
 

@@ -34,12 +34,12 @@ import json
 import re
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-66"
 
 #: grpcio-tools, check-jsonschema and datamodel-code-generator, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u66-schema")
+_VENV = VENVS / "u66-schema"
 _PY_TOOLS = "grpcio-tools==1.85.4 check-jsonschema==0.39.0 datamodel-code-generator==0.97.0"
 #: buf, Redocly CLI, Spectral, ajv-cli and the GraphQL tools, installed once and kept between runs.
 _TOOLS = Path("/tmp/u66-tools")
@@ -62,13 +62,7 @@ _ENV = {
 
 
 def _venv() -> Path:
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_PY_TOOLS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _PY_TOOLS)
     return _VENV / "bin"
 
 
