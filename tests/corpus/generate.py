@@ -175,6 +175,10 @@ Go 1.19 with cgo and gcc for ``-race`` (Debian ``golang-go``, ``gcc``, already o
 library and no module proxy reached, for unseen-70.
 rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
 path-only workspaces, no crates.io), for unseen-72.
+RabbitMQ 3.10 with rabbitmqctl and rabbitmq-diagnostics, beanstalkd and Redis with redis-cli (Debian
+``rabbitmq-server``, ``beanstalkd``, ``redis-server``, ``redis-tools``), with pika 1.4.4, greenstalk 2.1.1, redis 8.1.0,
+rq 2.12.0 and dramatiq 2.2.1 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u74-queues``), for unseen-74.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -224,6 +228,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
