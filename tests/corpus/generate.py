@@ -178,6 +178,10 @@ path-only workspaces, no crates.io), for unseen-72.
 GHC 9.0 with cabal-install 3.4, OCaml with dune 2.9, Elixir 1.14 and Erlang/OTP 25 with EUnit (Debian ``ghc``,
 ``cabal-install``, ``ocaml-nox``, ``ocaml-dune``, ``elixir``, ``erlang-nox``, ``erlang-dev``, ``erlang-eunit``) and
 make, no Hackage, opam or hex registry reached, for unseen-71.
+RabbitMQ 3.10 with rabbitmqctl and rabbitmq-diagnostics, beanstalkd and Redis with redis-cli (Debian
+``rabbitmq-server``, ``beanstalkd``, ``redis-server``, ``redis-tools``), with pika 1.4.4, greenstalk 2.1.1, redis 8.1.0,
+rq 2.12.0 and dramatiq 2.2.1 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u74-queues``), for unseen-74.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -228,6 +232,7 @@ import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
+import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
