@@ -33,6 +33,7 @@ def _among(
         "150 GET /export/ledger?month=2024-03 500 141 bytes",
         "12:00:01 system           | retry_queue.1 stopped (rc=1)",
         "Server be_ledger/ledger-1 is DOWN. 0 active and 0 backup servers left. 0 sessions active.",
+        "(error) NOGROUP No such key 'payments' or consumer group 'billing-worker' in XREADGROUP with GROUP option",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:
@@ -346,3 +347,11 @@ def test_a_failure_label_in_parentheses_with_a_value_is_still_a_report() -> None
 def test_a_count_after_a_failure_named_label_counts_what_follows_it() -> None:
     assert not read_signal(_among("errors exceptions: 50 checks passed")).failing
     assert read_signal(_among("Failed requests:        12")).failing
+
+
+def test_an_exception_told_by_its_repr_after_a_label_is_shown_among_one_off_lines() -> None:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines: no digits to mask
+    lines = [f"job {n}: charged the {n} order, deleted" for n in names]
+    lines[50] = "job 317 buried: ValueError('card expired for ord-9827')"
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
+    assert "ValueError('card expired for ord-9827')" in preview

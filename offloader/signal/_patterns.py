@@ -294,6 +294,10 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a failed test's or package's event in ``go test -json``
     Prior(r'"Action":"fail"', "fail", 3.0, caseless=False),
+    # redis-cli's reply to a command that failed (``(error) NOGROUP No such key ...``); it exits 0 all the same
+    Prior(r"^\(error\) ", "fail", 3.0, caseless=False),
+    # an exception told by its repr after a label (a worker's ``job 317 buried: ValueError('card expired')``)
+    Prior(r"[:=] *([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9]*(Error|Exception)\(['\"]", "fail", 2.5, caseless=False),
     # a merge left unfinished (git, hg and svn word it so)
     Prior(r"\bunmerged paths\b|\bunresolved conflicts?\b|\bCONFLICT \(|^Summary of conflicts:", "fail", 3.0),
     # a ref a push could not update (git's `` ! [remote rejected] main -> main (hook declined)``)

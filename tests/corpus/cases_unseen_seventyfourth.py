@@ -24,25 +24,19 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from _harness import PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-74"
 
 _REQS = "pika==1.4.4 greenstalk==2.1.1 redis==8.1.0 rq==2.12.0 dramatiq==2.2.1"
 #: The environment the clients and workers run in, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u74-queues")
+_VENV = VENVS / "u74-queues"
 _RMQ = "/usr/lib/rabbitmq/bin"
 
 
 def _env(root: Path) -> str:
     """The environment prefix that runs the clients with the pinned libraries (made once)."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {_VENV}/bin/pip install -q --only-binary :all: {_REQS}"
-            f" && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS, pip_options="--only-binary :all:", isolated=False)
     return (
         f"PATH={_VENV}/bin:$PATH HOME={root} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1"
         " PYTHONWARNINGS=ignore TZ=UTC"
