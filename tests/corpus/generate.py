@@ -175,6 +175,9 @@ Go 1.19 with cgo and gcc for ``-race`` (Debian ``golang-go``, ``gcc``, already o
 library and no module proxy reached, for unseen-70.
 rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
 path-only workspaces, no crates.io), for unseen-72.
+pytest 9.2.0, pytest-xdist 3.8.0, pytest-cov 7.1.0, pytest-asyncio 1.5.0, hypothesis 6.170.27, httpx 0.29.0 and
+coverage 7.18.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -225,6 +228,7 @@ import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
+import cases_unseen_seventythird  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
