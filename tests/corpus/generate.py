@@ -182,6 +182,9 @@ RabbitMQ 3.10 with rabbitmqctl and rabbitmq-diagnostics, beanstalkd and Redis wi
 ``rabbitmq-server``, ``beanstalkd``, ``redis-server``, ``redis-tools``), with pika 1.4.4, greenstalk 2.1.1, redis 8.1.0,
 rq 2.12.0 and dramatiq 2.2.1 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u74-queues``), for unseen-74.
+pytest 9.2.0, pytest-xdist 3.8.0, pytest-cov 7.1.0, pytest-asyncio 1.5.0, hypothesis 6.170.27, httpx 0.29.0 and
+coverage 7.18.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -234,6 +237,7 @@ import cases_unseen_seventieth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
+import cases_unseen_seventythird  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
 import cases_unseen_sixtieth  # noqa: F401
