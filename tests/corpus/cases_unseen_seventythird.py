@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from _harness import PIP_ISOLATED, PY, case, scrub, sh, substitute, write
+from _harness import VENVS, case, make_venv, scrub, sh, substitute, write
 
 GROUP = "unseen-73"
 
@@ -32,17 +32,12 @@ _REQS = (
     " coverage==7.18.0"
 )
 #: The tools' environment, made once and kept between runs.
-_VENV = Path("/tmp/offloader-corpus-venvs/u73-pytest")
+_VENV = VENVS / "u73-pytest"
 
 
 def _env(root: Path) -> str:
     """The environment prefix that runs the pinned tools (made once) on the project in ``root``."""
-    if not (_VENV / ".complete").exists():
-        _VENV.parent.mkdir(parents=True, exist_ok=True)
-        sh(
-            f"{PY} -m venv {_VENV} && {PIP_ISOLATED} {_VENV}/bin/pip install -q {_REQS} && touch {_VENV / '.complete'}",
-            _VENV.parent,
-        )
+    make_venv(_VENV, _REQS)
     return f"PATH={_VENV}/bin:$PATH HOME={root / 'home'} PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 TZ=UTC"
 
 
