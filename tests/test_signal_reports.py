@@ -355,3 +355,20 @@ def test_an_exception_told_by_its_repr_after_a_label_is_shown_among_one_off_line
     lines[50] = "job 317 buried: ValueError('card expired for ord-9827')"
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=400)
     assert "ValueError('card expired for ord-9827')" in preview
+
+
+def _pytest_durations() -> str:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines: no digits to mask
+    lines = [f"tests/test_{n}.py::test_add_keeps_amount[timeout-retry] PASSED" for n in names]
+    lines += ["", "============================= slowest 20 durations ============================="]
+    lines += [
+        f"0.{n:02d}s call     tests/test_{m}.py::test_add_keeps_amount[declined-error]" for n, m in enumerate(names)
+    ]
+    lines += ["============================= 100 passed in 1.00s ============================="]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_parametrized_tests_id_is_its_name_and_a_sections_banner_outranks_one_off_lines() -> None:
+    text = _pytest_durations()
+    assert not [u for u in read_signal(text).units if u.kind == "fail"]
+    assert "slowest 20 durations" in make_preview(text, counter=COUNTER, preview_tokens=300)

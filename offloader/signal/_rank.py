@@ -111,6 +111,10 @@ _POINTED = re.compile(r"\S[ \t]+<(==+|--+)[ \t]+[A-Za-z]")
 #: What a one-off line adds when a program's name starts it, as the program starts its own messages (``grep:
 #: x.db: binary file matches`` among the matches it prints, each one-off and located): more than a location.
 PROGRAM_BONUS = 0.04
+#: What a one-off line adds when it is a section's banner (pytest's ``==== slowest 20 durations ====``,
+#: ``---- Captured log call ----``): the run's outline, shown ahead of the one-off lines inside the sections.
+BANNER_BONUS = 0.02
+_BANNER = re.compile(r"([=\-*#~_]{3,}) \S.*\S \1[ \t]*")
 #: In a run without failure evidence, what a clean verdict said once per unit (each crate's ``test result:
 #: ok``, each package's ``ok``) scores, for up to this many units: above a novel line, so a clean run shows
 #: each unit's verdict before the lines its units logged (only the last verdict would speak for the run).
@@ -178,6 +182,9 @@ _NUMBER_NOT_COUNTING = re.compile(
     r"(errors?|failures?)\b)"
     r"|(\b(?<![.,])(?:[2-9]|[1-9][0-9]+)) (?=(error|failure|problem|issue)\b(?![(s]))"
 )
+#: A parametrized test's id after its name (pytest's ``test_add[timeout-retry]``, ``test_x[declined-error]``):
+#: names of its parameters, no report.
+_PARAMETRIZED_ID = re.compile(r"(::[\w.]+)\[[^\]\n]*\]")
 #: A TAP result's test number (``ok 85 errors: reports ...``): an ordinal, no count of what its name starts with.
 _TAP_NUMBER = re.compile(r"^([ \t]*(?:not )?ok [0-9]+)(?= )")
 #: A TAP result with a SKIP or TODO directive (``not ok 154 ... # SKIP offline``): by TAP's rules no failure.
@@ -302,6 +309,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
+        elif unit.kind == "novel" and text[:1] in "=-*#~_" and _BANNER.fullmatch(text):
+            unit.score += BANNER_BONUS
         if unit_failed < lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
         if _SOURCE_GUTTER.match(text):  # quoted source
@@ -456,6 +465,8 @@ def weights(
     cleaned = without_healthy(text)
     if "ok " in cleaned and _TAP_NUMBER.match(cleaned):
         cleaned = _TAP_DIRECTIVE.sub(r"\1\2", _TAP_NUMBER.sub(r"\1 ~", cleaned))
+    if "::" in cleaned and "[" in cleaned:
+        cleaned = _PARAMETRIZED_ID.sub(r"\1", cleaned)
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
