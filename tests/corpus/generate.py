@@ -175,6 +175,8 @@ Go 1.19 with cgo and gcc for ``-race`` (Debian ``golang-go``, ``gcc``, already o
 library and no module proxy reached, for unseen-70.
 rustup's stable toolchain with clippy (``cargo``, ``rustc``, ``rustdoc``, ``clippy-driver``, already on the machine;
 path-only workspaces, no crates.io), for unseen-72.
+CMake 3.25 with Ninja, g++ 12, GoogleTest 1.12 and Catch2 2.13 (Debian ``cmake``, ``ninja-build``, ``g++``,
+``googletest``, ``libgtest-dev``, ``catch2``; nothing fetched), for unseen-75.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -224,6 +226,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
