@@ -185,6 +185,8 @@ rq 2.12.0 and dramatiq 2.2.1 from PyPI (installed once into a virtual environmen
 pytest 9.2.0, pytest-xdist 3.8.0, pytest-cov 7.1.0, pytest-asyncio 1.5.0, hypothesis 6.170.27, httpx 0.29.0 and
 coverage 7.18.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
+CMake 3.25 with Ninja, g++ 12, GoogleTest 1.12 and Catch2 2.13 (Debian ``cmake``, ``ninja-build``, ``g++``,
+``googletest``, ``libgtest-dev``, ``catch2``; nothing fetched), for unseen-75.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -234,6 +236,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
