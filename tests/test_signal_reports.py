@@ -372,3 +372,13 @@ def test_a_parametrized_tests_id_is_its_name_and_a_sections_banner_outranks_one_
     text = _pytest_durations()
     assert not [u for u in read_signal(text).units if u.kind == "fail"]
     assert "slowest 20 durations" in make_preview(text, counter=COUNTER, preview_tokens=300)
+
+
+def test_a_failure_heading_brings_its_paragraph_past_the_lines_indented_under_it() -> None:
+    """Catch2: the failed assertion indented under its heading, then ``with expansion:`` and the values."""
+    passed = ["/tmp/work/tests/billing_tests.cpp:353: PASSED:", "  REQUIRE( total(1462) == 1536 )"]
+    passed += ["with expansion:", "  1536 (0x600) == 1536 (0x600)", ""]
+    lines = passed * 300
+    lines += ["/tmp/work/tests/invoice_tests.cpp:367: FAILED:", "  REQUIRE( invoice_cents(1462, 10, 65) == 1537 )"]
+    lines += ["with expansion:", "  1536 (0x600) == 1537 (0x601)", ""]
+    assert context_of(lines, 1501) == [1502, 1503, 1504]

@@ -174,9 +174,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         else:
             break
     if text[:1] not in (" ", "\t") and not followed:
-        before = len(unit.context)
         _add_block(scan, unit, fields_only=unit.kind != "fail")
-        if unit.kind == "fail" and len(unit.context) == before and text.rstrip().endswith(":"):
+        if unit.kind == "fail" and text.rstrip().endswith(":"):
             _add_paragraph(scan, unit)
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
