@@ -31,10 +31,11 @@ _STATUS = re.compile(
     r"timed?[ -]?out|killed|panic(?:ked)?|not ok)"
 )
 
-#: A cell that says a row went well, or is not judged: a status column's other values.
+#: A cell that says a row went well, is not judged, or answers yes or no: a status column's other values.
 _FINE = re.compile(
     r"(?i)(?:[✓✔√]\s*)?(?:ok|pass(?:ed|ing)?|succe(?:ss|ssful|eded)|skip(?:ped)?|xfail(?:ed)?|todo|pending|"
-    r"valid|accepted|up|healthy|running|online|active|ready|done|complete(?:d)?|warn(?:ing)?|unknown|n/?a|-+|—)"
+    r"valid|accepted|up|healthy|running|online|active|ready|done|complete(?:d)?|warn(?:ing)?|unknown|n/?a|-+|—|"
+    r"yes|no|true|false)"
 )
 #: A record's field that names its status (pm2's ``│ status │ errored │``): its value is the verdict.
 _STATUS_FIELD = re.compile(r"(?i)status|state|result|outcome|health|verdict|conclusion")
