@@ -135,6 +135,19 @@ async def test_ansi_escapes_are_stripped_in_the_preview_and_kept_in_the_stored_f
         assert stored == text  # the escapes are kept
 
 
+@pytest.mark.parametrize(
+    "escape",
+    ["\x1b(B", "\x1b)0", "\x1b7", "\x1b8", "\x1b=", "\x1b>", "\x1bc", "\x1b#8"],
+    ids=["charset-g0", "charset-g1", "save-cursor", "restore-cursor", "keypad-app", "keypad-num", "reset", "align"],
+)
+def test_short_escape_sequences_are_stripped_in_the_preview(escape: str) -> None:
+    """``ESC ( B`` is what ``tput sgr0`` and Rust's test runner write after a coloured word."""
+    lines = [f"test tests::settles_{i} ... \x1b[32mok\x1b(B\x1b[m" for i in range(3000)]
+    lines[1500] = f"test result: \x1b[31mFAILED{escape}\x1b[m. 30 passed; 1 failed; 0 ignored"
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=500)
+    assert "test result: FAILED. 30 passed; 1 failed" in preview and "\x1b" not in preview
+
+
 def test_a_file_preview_maps_the_file_and_keeps_stderr_marks(tmp_path: Path) -> None:
     path = tmp_path / "out.txt"
     rows = [f"compiling unit {i}" for i in range(30_000)]

@@ -30,7 +30,10 @@ __all__ = [
 
 #: Characters of a very long line looked at around its match (for classification and templates).
 WINDOW = 2048
-_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+#: Terminal escape sequences (ECMA-48): control sequences (``ESC [ 1;31 m``), operating system commands
+#: (``ESC ] 0;title BEL``), and the short ones: a final byte after any intermediate bytes, such as the character
+#: set designation ``ESC ( B`` that ``tput sgr0`` and Rust's test runner write after a coloured word.
+_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\-~]")
 
 
 def strip_ansi(text: str) -> str:

@@ -194,7 +194,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import shutil
 import sys
 import tempfile
@@ -278,6 +277,8 @@ import cases_unseen_twentyseventh  # noqa: F401
 import cases_unseen_twentysixth  # noqa: F401
 import cases_unseen_twentythird  # noqa: F401
 from _harness import CASES, LABELS, OUT, PY, busybox_image, case, label, sh, write
+
+from offloader.signal import strip_ansi
 
 # ---------------------------------------------------------------- Python test runners
 
@@ -1384,8 +1385,8 @@ def main(argv: list[str]) -> int:
         with open(OUT / f"{c.name}.txt.gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
             f.write(data)
         labels[c.name] = label(c)
-        plain = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", data).replace(b"\r\n", b"\n")
-        missing = [d for d in c.decisive if d.encode() not in plain]
+        plain = strip_ansi(data.decode("utf-8", "surrogateescape")).replace("\r\n", "\n")  # as the preview shows it
+        missing = [d for d in c.decisive if d not in plain]
         print(
             f"{c.name}: {len(data):,} bytes, {data.count(10):,} lines, {time.monotonic() - start:.1f}s"
             + (f"  MISSING LABELS: {missing}" if missing else "")
