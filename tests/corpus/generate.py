@@ -187,6 +187,10 @@ coverage 7.18.0 from PyPI (installed once into a virtual environment of their ow
 ``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
 CMake 3.25 with Ninja, g++ 12, GoogleTest 1.12 and Catch2 2.13 (Debian ``cmake``, ``ninja-build``, ``g++``,
 ``googletest``, ``libgtest-dev``, ``catch2``; nothing fetched), for unseen-75.
+util-linux's ``script`` (the pseudo-terminal), pytest, rustup's stable cargo, Node.js 20 with npm, gcc, make, git,
+grep, coreutils and apt-cache (already on the machine, no registry reached), with pip 26.3, setuptools 80.9.0 and wheel
+0.45.1 from PyPI (installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u77-pip``),
+for unseen-77.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -239,6 +243,7 @@ import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
+import cases_unseen_seventyseventh  # noqa: F401
 import cases_unseen_seventythird  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
