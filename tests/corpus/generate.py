@@ -187,6 +187,8 @@ coverage 7.18.0 from PyPI (installed once into a virtual environment of their ow
 ``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
 CMake 3.25 with Ninja, g++ 12, GoogleTest 1.12 and Catch2 2.13 (Debian ``cmake``, ``ninja-build``, ``g++``,
 ``googletest``, ``libgtest-dev``, ``catch2``; nothing fetched), for unseen-75.
+R 4.2 with testthat 3.1, codetools and xml2, gcc and make for packages with C code (Debian ``r-base-core``,
+``r-base-dev``, ``r-cran-testthat``, ``r-cran-codetools``, ``r-cran-xml2``; no CRAN reached), for unseen-78.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -236,6 +238,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyeighth  # noqa: F401
 import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
