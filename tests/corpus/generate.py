@@ -191,6 +191,8 @@ util-linux's ``script`` (the pseudo-terminal), pytest, rustup's stable cargo, No
 grep, coreutils and apt-cache (already on the machine, no registry reached), with pip 26.3, setuptools 80.9.0 and wheel
 0.45.1 from PyPI (installed once into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u77-pip``),
 for unseen-77.
+R 4.2 with testthat 3.1, codetools and xml2, gcc and make for packages with C code (Debian ``r-base-core``,
+``r-base-dev``, ``r-cran-testthat``, ``r-cran-codetools``, ``r-cran-xml2``; no CRAN reached), for unseen-78.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -239,6 +241,7 @@ import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
 import cases_unseen_seventh  # noqa: F401
 import cases_unseen_seventieth  # noqa: F401
+import cases_unseen_seventyeighth  # noqa: F401
 import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
