@@ -382,3 +382,12 @@ def test_a_failure_heading_brings_its_paragraph_past_the_lines_indented_under_it
     lines += ["/tmp/work/tests/invoice_tests.cpp:367: FAILED:", "  REQUIRE( invoice_cents(1462, 10, 65) == 1537 )"]
     lines += ["with expansion:", "  1536 (0x600) == 1537 (0x601)", ""]
     assert context_of(lines, 1501) == [1502, 1503, 1504]
+
+
+def test_r_cmd_checks_status_line_is_a_verdict_shown_among_one_off_lines() -> None:
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in "aeiou"]  # one-off lines: no digits to mask
+    lines = [f"* checking {n} ... OK" for n in names[:40]] + ["Status: OK", ""]
+    lines += [f"[ OK ] {n} keeps only the settled rows" for n in names]
+    preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
+    assert "Status: OK" in preview
+    assert read_signal(_among("Status: 1 ERROR, 2 WARNINGs")).failing

@@ -180,6 +180,8 @@ _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
     r"(added|removed|changed|updated|resolved|installed|audited|prepared|uninstalled|downloaded) [0-9]+ packages?|"
     r"[0-9]+ upgraded|compiled successfully|Finished|[0-9]+ files? changed)\b"
+    # R CMD check's closing line (``Status: OK``, ``Status: 1 ERROR, 2 WARNINGs``)
+    r"|^Status: (?-i:OK|[0-9]+ (ERROR|WARNING|NOTE)s?\b)"
     # a report's totals row (coverage's ``TOTAL``, callgrind's ``PROGRAM TOTALS``, ``Total: 3 files``), not a
     # name that holds the word (a test ``BILLING-TOTAL.3``)
     r"|(^|[^\w.\n-])(?-i:TOTALS?)([^\w.\n-]|$)|^[ \t]*(?-i:Totals?):"
