@@ -187,6 +187,8 @@ coverage 7.18.0 from PyPI (installed once into a virtual environment of their ow
 ``/tmp/offloader-corpus-venvs/u73-pytest``), for unseen-73.
 CMake 3.25 with Ninja, g++ 12, GoogleTest 1.12 and Catch2 2.13 (Debian ``cmake``, ``ninja-build``, ``g++``,
 ``googletest``, ``libgtest-dev``, ``catch2``; nothing fetched), for unseen-75.
+snakemake 9.27.1, doit 0.37.0, luigi 3.8.1 and invoke 3.0.3 from PyPI (installed once into a virtual environment of
+their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``setarch``, for unseen-76.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -240,6 +242,7 @@ import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
+import cases_unseen_seventysixth  # noqa: F401
 import cases_unseen_seventythird  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
