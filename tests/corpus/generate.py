@@ -193,6 +193,8 @@ grep, coreutils and apt-cache (already on the machine, no registry reached), wit
 for unseen-77.
 R 4.2 with testthat 3.1, codetools and xml2, gcc and make for packages with C code (Debian ``r-base-core``,
 ``r-base-dev``, ``r-cran-testthat``, ``r-cran-codetools``, ``r-cran-xml2``; no CRAN reached), for unseen-78.
+snakemake 9.27.1, doit 0.37.0, luigi 3.8.1 and invoke 3.0.3 from PyPI (installed once into a virtual environment of
+their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``setarch``, for unseen-76.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -247,6 +249,7 @@ import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_seventyseventh  # noqa: F401
+import cases_unseen_seventysixth  # noqa: F401
 import cases_unseen_seventythird  # noqa: F401
 import cases_unseen_sixteenth  # noqa: F401
 import cases_unseen_sixth  # noqa: F401
