@@ -195,6 +195,9 @@ R 4.2 with testthat 3.1, codetools and xml2, gcc and make for packages with C co
 ``r-base-dev``, ``r-cran-testthat``, ``r-cran-codetools``, ``r-cran-xml2``; no CRAN reached), for unseen-78.
 snakemake 9.27.1, doit 0.37.0, luigi 3.8.1 and invoke 3.0.3 from PyPI (installed once into a virtual environment of
 their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``setarch``, for unseen-76.
+@biomejs/biome 2.6.9, oxlint 1.96.0, knip 6.48.0, madge 8.0.0, depcheck 1.4.7, publint 0.3.25 and typescript 5.9.3
+from the npm registry (installed once under ``/tmp/u80-tools``, npm cache ``/tmp/u80-npm-cache``), with Node.js 20
+and npm, for unseen-80.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -211,6 +214,7 @@ from pathlib import Path
 import cases_unseen_build  # noqa: F401  (registers the outputs added later as a held-out set)
 import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
+import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
