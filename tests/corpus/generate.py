@@ -195,6 +195,9 @@ R 4.2 with testthat 3.1, codetools and xml2, gcc and make for packages with C co
 ``r-base-dev``, ``r-cran-testthat``, ``r-cran-codetools``, ``r-cran-xml2``; no CRAN reached), for unseen-78.
 snakemake 9.27.1, doit 0.37.0, luigi 3.8.1 and invoke 3.0.3 from PyPI (installed once into a virtual environment of
 their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``setarch``, for unseen-76.
+mocha 12.0.0, vitest 4.1.12, jest 30.5.2, ava 7.0.0 and c8 12.0.0 from the npm registry (installed once under
+``/tmp/u79-tools``, cached in ``/tmp/u79-npm-cache``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
+unseen-79.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -247,6 +250,7 @@ import cases_unseen_seventyeighth  # noqa: F401
 import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
+import cases_unseen_seventyninth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_seventyseventh  # noqa: F401
 import cases_unseen_seventysixth  # noqa: F401
