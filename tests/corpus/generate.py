@@ -198,6 +198,9 @@ their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``
 @biomejs/biome 2.6.9, oxlint 1.96.0, knip 6.48.0, madge 8.0.0, depcheck 1.4.7, publint 0.3.25 and typescript 5.9.3
 from the npm registry (installed once under ``/tmp/u80-tools``, npm cache ``/tmp/u80-npm-cache``), with Node.js 20
 and npm, for unseen-80.
+mocha 12.0.0, vitest 4.1.12, jest 30.5.2, ava 7.0.0 and c8 12.0.0 from the npm registry (installed once under
+``/tmp/u79-tools``, cached in ``/tmp/u79-npm-cache``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
+unseen-79.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -251,6 +254,7 @@ import cases_unseen_seventyeighth  # noqa: F401
 import cases_unseen_seventyfifth  # noqa: F401
 import cases_unseen_seventyfirst  # noqa: F401
 import cases_unseen_seventyfourth  # noqa: F401
+import cases_unseen_seventyninth  # noqa: F401
 import cases_unseen_seventysecond  # noqa: F401
 import cases_unseen_seventyseventh  # noqa: F401
 import cases_unseen_seventysixth  # noqa: F401
