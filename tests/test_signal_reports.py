@@ -391,3 +391,13 @@ def test_r_cmd_checks_status_line_is_a_verdict_shown_among_one_off_lines() -> No
     preview = make_preview("\n".join(lines) + "\n", counter=COUNTER, preview_tokens=300)
     assert "Status: OK" in preview
     assert read_signal(_among("Status: 1 ERROR, 2 WARNINGs")).failing
+
+
+def test_a_junit_reports_failure_element_is_failure_evidence_and_brings_its_testcase() -> None:
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', "<testsuites>", '\t<testsuite name="refunds">']
+    lines += [f'\t\t<testcase name="settles refund {i}" time="0.001" classname="test"/>' for i in range(600)]
+    lines[300] = '\t\t<testcase name="reports the error for item 30" time="0.001" classname="test">'
+    lines[301] = '\t\t\t<failure type="testCodeFailure" message="item 30 keeps its error code">'
+    signal = read_signal("\n".join(lines) + "\n")
+    assert [u.lineno for u in signal.units if u.failure] == [302]
+    assert context_of(lines, 302)[:1] == [301]

@@ -21,9 +21,10 @@ __all__ = ["attach_context"]
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
 LABEL_CHARS = 24
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
-#: A test runner's line that starts a unit (GoogleTest's ``[ RUN      ] pricing.overflow``, Go's ``=== RUN   TestX``):
+#: A test runner's line that starts a unit (GoogleTest's ``[ RUN      ] pricing.overflow``, Go's ``=== RUN   TestX``,
+#: JUnit XML's ``<testcase name="...">``):
 #: a report right under it (a sanitizer's ``runtime error: ...``) is that unit's.
-_UNIT_START = re.compile(r"[ \t]*(\[ RUN +\]|=== RUN\b)")
+_UNIT_START = re.compile(r"[ \t]*(\[ RUN +\]|=== RUN\b|<testcase\b)")
 #: A Python traceback's frame header, and a frame in an installed library, the interpreter's own, or code a
 #: library made with ``exec`` (alembic's ``File "<string>", line 8, in create_index``).
 _PYTHON_FRAME = re.compile(r"[ \t]+File \"[^\"]+\", line [0-9]+")

@@ -296,6 +296,8 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\bis the first bad commit\b|^The first bad revision is:", "fail", 3.0),
     # a failed test's or package's event in ``go test -json``
     Prior(r'"Action":"fail"', "fail", 3.0, caseless=False),
+    # a JUnit XML report's failed or errored test case (``<failure message="..."``, ``<error type="..."``)
+    Prior(r"<(failure|error)[ \t>/]", "fail", 3.0, caseless=False),
     # redis-cli's reply to a command that failed (``(error) NOGROUP No such key ...``); it exits 0 all the same
     Prior(r"^\(error\) ", "fail", 3.0, caseless=False),
     # an exception told by its repr after a label (a worker's ``job 317 buried: ValueError('card expired')``)
