@@ -201,6 +201,9 @@ and npm, for unseen-80.
 mocha 12.0.0, vitest 4.1.12, jest 30.5.2, ava 7.0.0 and c8 12.0.0 from the npm registry (installed once under
 ``/tmp/u79-tools``, cached in ``/tmp/u79-npm-cache``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
 unseen-79.
+pyright 1.1.414 from the npm registry (installed once under ``/tmp/u81-tools``, npm cache ``/tmp/u81-npm-cache``),
+with Node.js 20 and npm, and basedpyright 1.40.2, ty 1.2.0, pyrefly 1.5.1 and mypy 2.4.1 from PyPI (installed once into
+a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types``), for unseen-81.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -218,6 +221,7 @@ import cases_unseen_build  # noqa: F401  (registers the outputs added later as a
 import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
+import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
