@@ -34,6 +34,7 @@ def _among(
         "12:00:01 system           | retry_queue.1 stopped (rc=1)",
         "Server be_ledger/ledger-1 is DOWN. 0 active and 0 backup servers left. 0 sessions active.",
         "(error) NOGROUP No such key 'payments' or consumer group 'billing-worker' in XREADGROUP with GROUP option",
+        "error[missing-attribute]: Object of type `FailedPayment` has no attribute `retry_after_seconds`",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:

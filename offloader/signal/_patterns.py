@@ -231,7 +231,8 @@ PRIORS: tuple[Prior, ...] = (
     # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
     Prior(r"^[EF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", "fail", 3.0, caseless=False),
     Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
-    Prior(r"^(E|F|error|fatal)(\[[A-Z0-9]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
+    # (a code in brackets after the level: rustc's ``error[E0502]:``, ty's ``error[missing-attribute]:``)
+    Prior(r"^(E|F|error|fatal)(\[[A-Za-z0-9_-]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
     # a failure's heading over its details (``Error in rule aggregate:``, ``Failure while settling ledger:``)
     Prior(
         r"^(Error|ERROR|Fatal|FATAL|Failure|FAILURE) (in|while|during|at|on|for|executing|running) [^:\n]*:[ \t]*$",
