@@ -198,6 +198,10 @@ their own under ``/tmp/offloader-corpus-venvs/u76-flows``), with util-linux's ``
 @biomejs/biome 2.6.9, oxlint 1.96.0, knip 6.48.0, madge 8.0.0, depcheck 1.4.7, publint 0.3.25 and typescript 5.9.3
 from the npm registry (installed once under ``/tmp/u80-tools``, npm cache ``/tmp/u80-npm-cache``), with Node.js 20
 and npm, for unseen-80.
+pip-audit 2.10.1 from PyPI (installed once into a virtual environment of its own under
+``/tmp/offloader-corpus-venvs/u82-audit``), with Node.js 20 and npm and the npm registry (npm cache
+``/tmp/u82-npm-cache``; the advisory services being unreachable, most audits ask a local advisory mirror the
+scenario starts), for unseen-82.
 mocha 12.0.0, vitest 4.1.12, jest 30.5.2, ava 7.0.0 and c8 12.0.0 from the npm registry (installed once under
 ``/tmp/u79-tools``, cached in ``/tmp/u79-npm-cache``), with Node.js 20 and npm (Debian ``nodejs``, ``npm``), for
 unseen-79.
@@ -222,6 +226,7 @@ import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
+import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
