@@ -166,6 +166,12 @@ KNOWN_MISSED_LINES = {
     "u75_ctest_discovered_param_one_currency": "GoogleTest's `path:84: Failure` is a one-off line and its "
     "`Expected equality of these values:` block, with the `Which is: 12517` values, has no word the engine reads; "
     "the `[  FAILED  ]` lines and ctest's summary are shown",
+    "u82_npm_audit_json_high": "`npm audit --json`: the one high advisory's `title` is a field of one record among "
+    "253 lines of records alike, sorted by name; its metadata's `\"high\": 1` is shown",
+    "u82_pip_audit_json_pyyaml": "`pip-audit -f json` through `json.tool`: the verdict on stderr and the "
+    "vulnerable record's `description` are shown; its `id` and `version` fields a few lines above are not, the "
+    "room going to the tail's records of packages without vulnerabilities",
+    "u82_npm_outdated_clean": "a clean `npm outdated`: the labelled `minimist` row is one of 94 alike",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

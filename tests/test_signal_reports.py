@@ -35,6 +35,7 @@ def _among(
         "Server be_ledger/ledger-1 is DOWN. 0 active and 0 backup servers left. 0 sessions active.",
         "(error) NOGROUP No such key 'payments' or consumer group 'billing-worker' in XREADGROUP with GROUP option",
         "error[missing-attribute]: Object of type `FailedPayment` has no attribute `retry_after_seconds`",
+        "Found 1 known vulnerability in 1 package",
     ],
 )
 def test_a_report_that_something_went_wrong_is_failure_evidence(line: str) -> None:

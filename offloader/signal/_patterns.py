@@ -299,6 +299,9 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r'"Action":"fail"', "fail", 3.0, caseless=False),
     # a JUnit XML report's failed or errored test case (``<failure message="..."``, ``<error type="..."``)
     Prior(r"<(failure|error)[ \t>/]", "fail", 3.0, caseless=False),
+    # an audit's verdict that it found known vulnerabilities (pip-audit's ``Found 1 known vulnerability in 1
+    # package``; npm's ``3 vulnerabilities (1 low, 2 high)`` also closes a successful ``npm install``)
+    Prior(r"\bFound [1-9][0-9,]* known vulnerabilit(y|ies)\b", "fail", 3.0),
     # redis-cli's reply to a command that failed (``(error) NOGROUP No such key ...``); it exits 0 all the same
     Prior(r"^\(error\) ", "fail", 3.0, caseless=False),
     # an exception told by its repr after a label (a worker's ``job 317 buried: ValueError('card expired')``)
