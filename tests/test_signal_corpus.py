@@ -167,7 +167,7 @@ KNOWN_MISSED_LINES = {
     "`Expected equality of these values:` block, with the `Which is: 12517` values, has no word the engine reads; "
     "the `[  FAILED  ]` lines and ctest's summary are shown",
     "u82_npm_audit_json_high": "`npm audit --json`: the one high advisory's `title` is a field of one record among "
-    "253 lines of records alike, sorted by name; its metadata's `\"high\": 1` is shown",
+    '253 lines of records alike, sorted by name; its metadata\'s `"high": 1` is shown',
     "u82_pip_audit_json_pyyaml": "`pip-audit -f json` through `json.tool`: the verdict on stderr and the "
     "vulnerable record's `description` are shown; its `id` and `version` fields a few lines above are not, the "
     "room going to the tail's records of packages without vulnerabilities",
