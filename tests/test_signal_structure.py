@@ -15,6 +15,7 @@ import pytest
 from offloader.signal import make_preview, read_signal
 from offloader.signal._patterns import PRIORS
 from offloader.signal._rank import Unit
+from offloader.signal._scan import scan
 from offloader.tokens import TiktokenCounter
 from tests.signal_support import context_of
 
@@ -1944,3 +1945,10 @@ def test_no_prior_puts_a_multibyte_character_in_a_class() -> None:
     # Hyperscan matches bytes: ``[✕✖]`` would be a class of single bytes, never the character
     classes = [c for p in PRIORS for c in re.findall(r"\[[^\]]*\]", p.pattern) if not c.isascii()]
     assert classes == []
+
+
+def test_a_tally_at_the_end_of_a_tap_stream_is_one_candidate_for_either_engine() -> None:
+    # ``\s*$`` reached into the next line: Hyperscan found the line twice and RE2 not at all
+    text = b"ok 1 - refunds settle\n# fail 0\n\n"
+    assert [c.lineno for c in scan(text, engine="hyperscan").candidates] == [2]
+    assert [c.lineno for c in scan(text, engine="re2").candidates] == [2]

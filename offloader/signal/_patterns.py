@@ -155,7 +155,8 @@ _COUNTED_OUTCOMES = (
 )
 _OUTCOME_TALLIES = (
     r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
-    r"|^\W{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+\s*$"
+    # (within its line: ``\s`` and ``\W`` would reach the next one, which Hyperscan and RE2 then read apart)
+    r"|^[^\w\n]{0,3}(pass|fail|tests|passed|failed|failures|errors|skipped|todo|cancelled) [0-9]+[ \t\r]*$"
 )
 #: Where the noun of a counted phrase ends it (``1 fatal error.``, ``10 previous errors in 3 files``): not an
 #: adjective before another noun (``270 validation error events``).
