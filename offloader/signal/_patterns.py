@@ -171,11 +171,13 @@ _COUNTED = r"[0-9]+ [^\s,0-9]+( [^\s,0-9]+){0,2}"
 _TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
 #: go test's clean verdict on one package (``ok  <tab>example.com/pkg<tab>0.005s``).
 _GO_PACKAGE_OK = r"^ok  \t"
+#: The same verdict as ``go test -json`` says it, an event of the package with no test (``{}``: the action).
+_GO_JSON_PACKAGE = r'"Action":"{}","Package":"[^"]*","Elapsed"'
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
     rf"|(?-i:{_GO_PACKAGE_OK}|^FAIL\t)"  # go test's verdict on one package
-    r'|(?-i:"Action":"(pass|fail)","Package":"[^"]*","Elapsed")'  # the same as ``go test -json`` says it
+    rf"|(?-i:{_GO_JSON_PACKAGE.format('(pass|fail)')})"
 )
 _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
@@ -493,7 +495,7 @@ CLEAN_VERDICT = re.compile(
     # the last package's verdict of ``go test ./...``, as a crate's ``test result: ok`` is cargo's: a package
     # that failed before it said ``FAIL<tab>pkg`` (a failed verdict, which keeps its failures)
     rf"|(?-i:{_GO_PACKAGE_OK})"
-    r'|(?-i:"Action":"pass","Package":"[^"]*","Elapsed")'  # the same as ``go test -json`` says it
+    rf"|(?-i:{_GO_JSON_PACKAGE.format('pass')})"
 )
 #: A runner's verdict that its run failed: the failing forms of :data:`CLEAN_VERDICT`. A clean closing verdict
 #: speaks for the lines after it; a failure said before such a verdict belongs to an earlier unit (a loop over
@@ -501,11 +503,12 @@ CLEAN_VERDICT = re.compile(
 FAILED_VERDICT = re.compile(
     r"(?i)\b[1-9][0-9,]* (failed|failing)(?=[,;.)]|[ \t]*$| in | \()"  # a count of units, not ``3 failed payments``
     r"|\btests? failed\b|\bBUILD FAIL(ED|URE)\b|\btest result: FAILED\b|^FAILED( \(|$)|^FAIL\t"
-    r'|"Action":"fail","Package":"[^"]*","Elapsed"'  # a package's failed verdict in ``go test -json``
+    rf"|{_GO_JSON_PACKAGE.format('fail')}"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=[0-9]+ +failed=[1-9]"  # Ansible's PLAY RECAP
 )
 #: A clean verdict on one unit of a run (a crate's ``test result: ok``, a package's ``ok  <tab>pkg``), said
-#: once per unit. Never a closing verdict: the last unit's says nothing about the units before it.
+#: once per unit. The last unit's also closes the run (:data:`CLEAN_VERDICT`); a unit that failed before it
+#: said so (:data:`FAILED_VERDICT`).
 UNIT_CLEAN_VERDICT = re.compile(rf"{CLEAN_VERDICT.pattern}|{_GO_PACKAGE_OK}")
 
 
