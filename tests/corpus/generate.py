@@ -208,6 +208,9 @@ unseen-79.
 pyright 1.1.414 from the npm registry (installed once under ``/tmp/u81-tools``, npm cache ``/tmp/u81-npm-cache``),
 with Node.js 20 and npm, and basedpyright 1.40.2, ty 1.2.0, pyrefly 1.5.1 and mypy 2.4.1 from PyPI (installed once into
 a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types``), for unseen-81.
+Miller and jq (Debian ``miller``, ``jq``), with duckdb 2.0.0, duckdb-cli 1.5.6, csvkit 2.2.0, pandas 3.1.1, pyarrow
+26.0.1 and sqlite-utils 4.2.1 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u84-wrangle``), for unseen-84.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -226,6 +229,7 @@ import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
+import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
