@@ -208,6 +208,9 @@ unseen-79.
 pyright 1.1.414 from the npm registry (installed once under ``/tmp/u81-tools``, npm cache ``/tmp/u81-npm-cache``),
 with Node.js 20 and npm, and basedpyright 1.40.2, ty 1.2.0, pyrefly 1.5.1 and mypy 2.4.1 from PyPI (installed once into
 a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types``), for unseen-81.
+Lua 5.4 with luacheck and busted, Tcl's tcltest, Nim, GDC with make, Free Pascal and GNU Guile's SRFI-64 (Debian
+``lua5.4``, ``lua-check``, ``lua-busted``, ``tcl8.6``, ``nim``, ``gdc``, ``make``, ``fp-compiler``, ``guile-3.0``), for
+unseen-86.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -227,6 +230,7 @@ import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
+import cases_unseen_eightysixth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
