@@ -211,6 +211,9 @@ a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types
 Miller and jq (Debian ``miller``, ``jq``), with duckdb 2.0.0, duckdb-cli 1.5.6, csvkit 2.2.0, pandas 3.1.1, pyarrow
 26.0.1 and sqlite-utils 4.2.1 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u84-wrangle``), for unseen-84.
+Lua 5.4 with luacheck and busted, Tcl's tcltest, Nim, GDC with make, Free Pascal and GNU Guile's SRFI-64 (Debian
+``lua5.4``, ``lua-check``, ``lua-busted``, ``tcl8.6``, ``nim``, ``gdc``, ``make``, ``fp-compiler``, ``guile-3.0``), for
+unseen-86.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -231,6 +234,7 @@ import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
+import cases_unseen_eightysixth  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
