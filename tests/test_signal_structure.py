@@ -410,6 +410,21 @@ def test_a_traceback_header_brings_its_last_frame_and_exception_line() -> None:
     assert {44, 45, 46, 47} <= set(context_of(lines, 41))
 
 
+def test_a_traceback_header_brings_the_line_just_before_it() -> None:
+    # a loop's marker says which table was being loaded; the traceback never names it
+    lines: list[str] = []
+    for table in ("invoices", "refunds", "failed_payments", "disputes"):
+        lines += [f"== {table}", *(f"{table[:3].upper()}-{i},{i * 7}.00,2024-02-03" for i in range(60))]
+    at = lines.index("== failed_payments") + 1
+    lines[at:at] = [
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.11/site-packages/agate/table/__init__.py", line 127, in __init__',
+        "    raise ValueError(",
+        "ValueError: Row 8821 has 11 values, but Table only has 10 columns.",
+    ]
+    assert context_of(lines, at + 1)[0] == at
+
+
 def test_a_changed_line_of_a_diff_brings_its_files_header() -> None:
     lines: list[str] = []
     for i in range(30):
@@ -475,6 +490,12 @@ def test_a_programs_own_diagnostic_is_failure_evidence_without_an_exit_status() 
     text = "\n".join(lines) + "\ndone: 300 files written to latin1/\n"  # the loop itself exits 0
     assert read_signal(text).failing
     assert "iconv: illegal input sequence at position 725" in make_preview(text, counter=COUNTER, preview_tokens=600)
+
+
+def test_a_programs_own_diagnostic_naming_a_mismatch_is_failure_evidence() -> None:
+    lines = [f"mlr --icsv --ojson cat exports/failed_payments_2024-03-{i:02d}.csv" for i in range(1, 300)]
+    lines.insert(140, "mlr: mlr: CSV header/data length mismatch 10 != 11 at filename exports/x.csv row 1878.")
+    assert read_signal("\n".join(lines) + "\n").failing  # the loop's last run worked: no exit status
 
 
 def test_a_level_word_where_a_program_name_would_be_is_no_diagnostic() -> None:
@@ -1788,6 +1809,7 @@ def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
         "failed_jobs_replay: replaying 480 failed jobs (max 4 attempts)",
         "retry_workers: 900 retries, 150 failed jobs recorded, all 4 workers joined, 0 jobs lost",
         "report: 1800 failed jobs listed, 450 with ValueError, report written",
+        "read 60000 failed payments",
     ):
         assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
     assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing

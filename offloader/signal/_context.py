@@ -83,6 +83,8 @@ _LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 _SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
 #: How far below ``Traceback (most recent call last):`` its exception line is looked for.
 TRACEBACK_REACH = 200
+#: The line just before a traceback's header is shown with it when it is at most this long.
+BEFORE_TRACEBACK_CHARS = 160
 #: A failure line that names a unit after its status: ``[  FAILED  ] spec/tax_spec.lua @ 115: adds line 37
 #: (N ms)``, ``--- FAIL: TestTotal (0.00s)``; the name is what the line holds after the status, its time aside.
 _UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<name>\S.*?)(?:\s+\([^)]*\))?\s*$")
@@ -151,6 +153,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_diff_file(scan, unit)
     elif _TRACEBACK.match(text):
         _add_traceback_end(scan, unit)
+        _add_line_before_traceback(scan, unit)
     elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
     if unit.failure:
@@ -245,6 +248,15 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
         if line.strip():
             unit.context.extend([*last_frame[:3], (unit.lineno + ahead, *bounds)])
         return
+
+
+def _add_line_before_traceback(scan: Scan, unit: Unit) -> None:
+    """The line just before a traceback's header, when it is a short unindented line: what the program was
+    doing when it raised (a loop's ``== failed_payments`` marker, ``Loading refunds.csv ...``), which the
+    traceback itself may never name."""
+    for back, bounds, prev in lines_before(scan, unit.start, 1):
+        if prev.strip() and prev[:1] not in (" ", "\t") and len(prev) <= BEFORE_TRACEBACK_CHARS:
+            unit.context.append((unit.lineno - back, *bounds))
 
 
 def _add_project_frame(scan: Scan, unit: Unit) -> None:

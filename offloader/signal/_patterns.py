@@ -197,9 +197,10 @@ _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``
 PROGRAM_NAME = re.compile(_PROGRAM)
 TOOL_DIAGNOSTIC = Prior(
     # a message that starts with its level (``tar: Error is not recoverable: exiting now``), or names the problem
+    # (``mlr: mlr: CSV header/data length mismatch 10 != 11 at filename ...``)
     rf"^{_PROGRAM}(?i:(error|fatal)\b|.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
-    r"timed out|requires|missing|undefined)\b)",
+    r"timed out|requires|missing|undefined|mismatch(ed|es)?|malformed|incompatible|unexpected)\b)",
     "fail",
     3.0,
     caseless=False,
@@ -399,8 +400,10 @@ HEALTHY = re.compile(
     r"|\b(succeeded|passed|recovered|connected|completed|worked|ok) after [0-9][0-9,]* (failed|errors?|failures?)"
     r"( [a-z]+)?\b"
     # a worker taking failed items to handle (``loaded 240 failed deliveries``, ``replaying 480 failed jobs``,
+    # an ETL's ``read 60000 failed payments``,
     # ``240 failed deliveries queued``, ``150 failed jobs recorded``)
-    r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued|[a-z]{3,}ing) [0-9][0-9,]* "
+    r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued|read|parsed|received|ingested|imported|"
+    r"exported|wrote|copied|[a-z]{3,}ing) [0-9][0-9,]* "
     r"(failed|errors?|failures?)\b"
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
     r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
