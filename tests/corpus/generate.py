@@ -208,6 +208,10 @@ unseen-79.
 pyright 1.1.414 from the npm registry (installed once under ``/tmp/u81-tools``, npm cache ``/tmp/u81-npm-cache``),
 with Node.js 20 and npm, and basedpyright 1.40.2, ty 1.2.0, pyrefly 1.5.1 and mypy 2.4.1 from PyPI (installed once into
 a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types``), for unseen-81.
+coverage 7.18.0, pytest 9.2.0, pytest-cov 7.1.0 and gcovr 8.8 from PyPI (installed once into a virtual environment
+of their own under ``/tmp/offloader-corpus-venvs/u85-cov``), gcc, make and lcov (Debian ``gcc``, ``make``, ``lcov``),
+Go (Debian ``golang-go``) and c8 12.0.0 from the npm registry (installed once under ``/tmp/u85-node``, npm cache
+``/tmp/u85-npm-cache``) with Node.js 20, for unseen-85.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -225,6 +229,7 @@ import cases_unseen_build  # noqa: F401  (registers the outputs added later as a
 import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
+import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
