@@ -214,6 +214,10 @@ Miller and jq (Debian ``miller``, ``jq``), with duckdb 2.0.0, duckdb-cli 1.5.6, 
 Lua 5.4 with luacheck and busted, Tcl's tcltest, Nim, GDC with make, Free Pascal and GNU Guile's SRFI-64 (Debian
 ``lua5.4``, ``lua-check``, ``lua-busted``, ``tcl8.6``, ``nim``, ``gdc``, ``make``, ``fp-compiler``, ``guile-3.0``), for
 unseen-86.
+coverage 7.18.0, pytest 9.2.0, pytest-cov 7.1.0 and gcovr 8.8 from PyPI (installed once into a virtual environment
+of their own under ``/tmp/offloader-corpus-venvs/u85-cov``), gcc, make and lcov (Debian ``gcc``, ``make``, ``lcov``),
+Go (Debian ``golang-go``) and c8 12.0.0 from the npm registry (installed once under ``/tmp/u85-node``, npm cache
+``/tmp/u85-npm-cache``) with Node.js 20, for unseen-85.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -231,6 +235,7 @@ import cases_unseen_build  # noqa: F401  (registers the outputs added later as a
 import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
+import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
