@@ -208,6 +208,10 @@ unseen-79.
 pyright 1.1.414 from the npm registry (installed once under ``/tmp/u81-tools``, npm cache ``/tmp/u81-npm-cache``),
 with Node.js 20 and npm, and basedpyright 1.40.2, ty 1.2.0, pyrefly 1.5.1 and mypy 2.4.1 from PyPI (installed once into
 a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u81-types``), for unseen-81.
+pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 26.10.1, mypy 2.4.1 and pytest
+9.2.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
+``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -227,6 +231,7 @@ import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
+import cases_unseen_eightythird  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
