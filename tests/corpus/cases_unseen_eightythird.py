@@ -79,9 +79,9 @@ def _settle(out: bytes, root: Path) -> bytes:
         (r"/tmp/tmp[A-Za-z0-9_]{8}", "/tmp/tmpabcdefgh"),
         (r"index [0-9a-f]{7,}\.\.[0-9a-f]{7,}", "index 0000000..0000000"),
         (r"object at 0x[0-9a-f]+", "object at 0x7f0000000000"),
-        (r", took \d+ (seconds?|minutes?)", ""),
-        (r" was successful in \d+ (seconds?|minutes?)\.", " was successful."),
-        (r"sessions in \d+ (seconds?|minutes?):", "sessions in 10 seconds:"),
+        (r", took (a|an|\d+) (seconds?|minutes?)( and (a|\d+) seconds?)?", ""),
+        (r" was successful in (a|an|\d+) (seconds?|minutes?)( and (a|\d+) seconds?)?\.", " was successful."),
+        (r"sessions in (a|an|\d+) (seconds?|minutes?)( and (a|\d+) seconds?)?:", "sessions in 10 seconds:"),
     )
 
 
