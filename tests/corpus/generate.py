@@ -218,6 +218,10 @@ coverage 7.18.0, pytest 9.2.0, pytest-cov 7.1.0 and gcovr 8.8 from PyPI (install
 of their own under ``/tmp/offloader-corpus-venvs/u85-cov``), gcc, make and lcov (Debian ``gcc``, ``make``, ``lcov``),
 Go (Debian ``golang-go``) and c8 12.0.0 from the npm registry (installed once under ``/tmp/u85-node``, npm cache
 ``/tmp/u85-npm-cache``) with Node.js 20, for unseen-85.
+pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 26.10.1, mypy 2.4.1 and pytest
+9.2.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
+``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -240,6 +244,7 @@ import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eightysixth  # noqa: F401
+import cases_unseen_eightythird  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
 import cases_unseen_fifteenth  # noqa: F401
 import cases_unseen_fifth  # noqa: F401
