@@ -459,7 +459,7 @@ def test_a_one_frame_tracebacks_lines_are_its_context_once() -> None:
         "    settle()",
         "NameError: name 'settle' is not defined",
     ]
-    assert context_of(lines, 41) == [42, 43, 44]
+    assert context_of(lines, 41) == [40, 42, 43, 44]  # the line just before the header, then the frame, once
 
 
 def test_a_line_offered_twice_is_picked_and_paid_for_once() -> None:
