@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ._lines import indent_of, lines_after, lines_before, text_of
+from ._patterns import passed_after_leader
 from ._rank import _NAMES, Unit
 from ._scan import Scan
 from ._vcs import diff_file_above
@@ -117,8 +118,12 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
     the caret, location or got/want lines after a failure or summary line, or the lines that
     go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
-    if unit.context or unit.kind == "warn":
-        return
+    if (
+        unit.context
+        or unit.kind == "warn"
+        or (unit.kind == "novel" and passed_after_leader(text_of(scan, (unit.start, unit.end))))
+    ):
+        return  # (a step's pass verdict says all: ``ruff format.......Passed``)
     text = text_of(scan, (unit.start, unit.end))
     label = _label(scan, unit)
     framed = False  # the last frame before an exception line was added

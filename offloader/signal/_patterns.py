@@ -57,6 +57,7 @@ __all__ = [
     "Scanner",
     "classify",
     "make_scanner",
+    "passed_after_leader",
     "without_healthy",
 ]
 
@@ -500,6 +501,22 @@ CLEAN_VERDICT = re.compile(
     rf"|(?-i:{_GO_PACKAGE_OK})"
     rf"|(?-i:{_GO_JSON_PACKAGE.format('pass')})"
 )
+#: A step's name, a leader of dots and its pass verdict (pre-commit's ``error codes have a retry rule.....Passed``,
+#: ``(no files to check)Skipped``): the name's words say nothing of an outcome.
+PASSED_AFTER_LEADER = re.compile(
+    r"\.{4,}[ \t]*(\([^()\n]{0,40}\))?(Passed|PASSED|passed|OK|ok|Skipped|SKIPPED|skipped)[ \t\r]*$"
+)
+#: How far from a line's end that leader and verdict are looked for.
+LEADER_TAIL = 80
+
+
+def passed_after_leader(text: str) -> re.Match[str] | None:
+    """The leader and pass verdict that end ``text``, if they do (see :data:`PASSED_AFTER_LEADER`)."""
+    if "...." not in text[-LEADER_TAIL:]:
+        return None
+    return PASSED_AFTER_LEADER.search(text, len(text) - LEADER_TAIL)
+
+
 #: A runner's verdict that its run failed: the failing forms of :data:`CLEAN_VERDICT`. A clean closing verdict
 #: speaks for the lines after it; a failure said before such a verdict belongs to an earlier unit (a loop over
 #: suites, one command after another) and stays the run's failure.

@@ -48,6 +48,7 @@ from ._patterns import (
     TOOL_DIAGNOSTIC,
     UNIT_CLEAN_VERDICT,
     classify,
+    passed_after_leader,
     without_healthy,
 )
 from ._prose import SET_APART_REACH, in_running_prose, in_set_apart_block
@@ -102,6 +103,11 @@ OUTLINE_TRIES = 300
 #: What a one-off line adds when it starts with a file and line number, as a diagnostic does (``path:12:7: ...``):
 #: it outranks the other one-off lines (below a failure word said a few times).
 LOCATED_BONUS = 0.03
+#: What a one-off line adds when the next line says where it is after an arrow, as rustc, ruff and others put a
+#: diagnostic's location under its message (ruff's ``F401 [*] `os` imported but unused`` over `` --> src/x.py:5:8``):
+#: a diagnostic without a keyword, shown ahead of the one-off lines and of a failure word said a few times.
+ARROWED_BONUS = 0.08
+_ARROW_LOCATION = re.compile(r"[ \t]*--> [^\s:]+:[0-9]+")
 #: What a one-off line adds when the tool points at it with an arrow and says why (AddressSanitizer's frame
 #: objects: ``[32, 128) 'crumb' (line 12) <== Memory access at offset 128 overflows this variable``): more
 #: than a program's name, so it is shown ahead of the one-off lines of the run's own progress.
@@ -170,6 +176,8 @@ _SYSTEM_MESSAGE = re.compile(r"\((DEBUG|INFO|WARNING|ERROR|SEVERE)/([0-9])\)")
 _FAILURE_WORD_PART = r"(?:errors?|fail(?:ed|ures?|ing|s)?)"
 _FAILURE_NAME = re.compile(
     rf"\b[a-z0-9]+(?:[-_][a-z0-9]+)*[-_]{_FAILURE_WORD_PART}\b(?:[-_][a-z0-9]+)*"
+    # a dotted name's last part: a queue's ``currency.failed``, a webhook event's ``charge.failed``
+    rf"|\b[a-z][a-z0-9_]*\.{_FAILURE_WORD_PART}\b(?![.-]?[a-z0-9])"
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
 )
@@ -277,6 +285,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     units: list[Unit] = []
     said: set[str] = set()  # the failure lines met so far, digits zeroed
     unit_verdicts: list[Unit] = []  # clean verdicts said once per unit of the run (see UNIT_VERDICT_SCORE)
+    checklist: list[Unit] = []  # steps a leader of dots joins to their pass verdict (``ruff format.....Passed``)
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     unit_failed = _last_failed_verdict(rows, row_weights, verdict) if verdict else 0
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
@@ -289,6 +298,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     # a Markdown file's code, where a command chained after the file failed (the run's output follows it)
     chained = written and not source and any(EXIT_STATUS_LINE.fullmatch(r[4].strip()) for r in rows)
     fences = code_fences(scan.data, scan.size) if chained else []
+    arrows = b"--> " in scan.data[: scan.size]  # a diagnostic's location under it (see ARROWED_BONUS)
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -309,6 +319,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
+        elif unit.kind == "novel" and arrows and _located_by_an_arrow(scan, end):
+            unit.score += ARROWED_BONUS
         elif unit.kind == "novel" and text[:1] in "=-*#~_" and _BANNER.fullmatch(text):
             unit.score += BANNER_BONUS
         if unit_failed < lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
@@ -348,8 +360,11 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         units.append(unit)
         if unit.kind == "summary" and 1 < tf <= UNIT_VERDICTS and UNIT_CLEAN_VERDICT.search(text):
             unit_verdicts.append(unit)
+        elif unit.kind == "novel" and passed_after_leader(text) is not None:
+            checklist.append(unit)
     if not any(u.failure for u in units):  # a clean run: each unit's verdict, before what the units logged
-        for unit in unit_verdicts:
+        # (and each step's of a checklist short enough to show whole: pre-commit's hooks)
+        for unit in unit_verdicts + (checklist if len(checklist) <= UNIT_VERDICTS else []):
             unit.score = max(unit.score, UNIT_VERDICT_SCORE)
     if scan.size <= OUTLINE_BYTES:
         units += _headings(scan, {u.start for u in units})
@@ -357,6 +372,11 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 
 
 _TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
+
+
+def _located_by_an_arrow(scan: Scan, end: int) -> bool:
+    """Whether the line after the one ending at ``end`` says where it is after an arrow (`` --> src/x.py:5:8``)."""
+    return any(_ARROW_LOCATION.match(after) for _, _, after in lines_after(scan, end, 1))
 
 
 def _lists_releases(scan: Scan, memo: list[bool]) -> bool:
@@ -463,13 +483,15 @@ def weights(
     differ only in their paths (``po/cs/refunds.po:2: warning: ...``) are classified once.
     """
     cleaned = without_healthy(text)
+    if (passed := passed_after_leader(cleaned)) is not None:
+        cleaned = cleaned[passed.start() :]  # what passed is a name: ``error codes are in sync.......Passed``
     if "ok " in cleaned and _TAP_NUMBER.match(cleaned):
         cleaned = _TAP_DIRECTIVE.sub(r"\1\2", _TAP_NUMBER.sub(r"\1 ~", cleaned))
     if "::" in cleaned and "[" in cleaned:
         cleaned = _PARAMETRIZED_ID.sub(r"\1", cleaned)
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
-    if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned):  # what each match holds
+    if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned or "." in cleaned):  # (each match)
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if ": " in cleaned and "(" in cleaned and ("err" in cleaned or "fail" in cleaned or "xception" in cleaned):
         cleaned = _TYPED_PARAMETER.sub(" ", cleaned)
