@@ -181,6 +181,9 @@ KNOWN_MISSED_LINES = {
     "u82_npm_outdated_clean": "a clean `npm outdated`: the labelled `minimist` row is one of 94 alike",
     "u86_nim_unittest_clean_failed_payments": "a clean Nim `unittest` run with no summary line: the labelled `[OK]` "
     "row, the first test of the first suite, is one of 180 alike just past the head's share; the last suites show",
+    "u83_pre_commit_git_commit_clean": "a clean `git commit` through 13 pre-commit hooks: each hook's `Passed` or "
+    "`Skipped` line ranks as a unit's verdict, but the room goes first to the summaries, the commit's report and "
+    "the pytest hook's tail; the eleventh hook's line, alike to the others, is left out",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

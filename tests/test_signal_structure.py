@@ -14,7 +14,7 @@ import pytest
 
 from offloader.signal import make_preview, read_signal
 from offloader.signal._patterns import PRIORS
-from offloader.signal._rank import Unit
+from offloader.signal._rank import Unit, weights
 from offloader.signal._scan import scan
 from offloader.tokens import TiktokenCounter
 from tests.signal_support import context_of
@@ -496,6 +496,54 @@ def test_a_programs_own_diagnostic_naming_a_mismatch_is_failure_evidence() -> No
     lines = [f"mlr --icsv --ojson cat exports/failed_payments_2024-03-{i:02d}.csv" for i in range(1, 300)]
     lines.insert(140, "mlr: mlr: CSV header/data length mismatch 10 != 11 at filename exports/x.csv row 1878.")
     assert read_signal("\n".join(lines) + "\n").failing  # the loop's last run worked: no exit status
+
+
+def _pre_commit_run(hooks: list[tuple[str, str]]) -> list[str]:
+    """A pre-commit run's lines: each hook's name and verdict, then 40 lines of what it printed."""
+    lines: list[str] = []
+    for i, (name, verdict) in enumerate(hooks):
+        lines += [f"{name}".ljust(70, ".") + verdict, f"- hook id: hook-{i}", "- duration: 0.05s", ""]
+        lines += [f"config/retry/{name.split()[0]}_{j:02d}.yaml: {j + 3} keys, valid" for j in range(40)]
+    return lines
+
+
+_HOOKS = [
+    ("trim trailing whitespace", "Passed"),
+    ("error codes have a reason and a retry rule", "Passed"),
+    ("failed payment fixtures match the schema", "(no files to check)Skipped"),
+    ("ruff check", "Passed"),
+    ("mypy strict", "Passed"),
+]
+
+
+def test_a_steps_name_before_its_pass_verdict_is_no_outcome() -> None:
+    assert not read_signal("\n".join(_pre_commit_run(_HOOKS)) + "\n").failing
+
+
+def test_a_clean_checklists_step_verdicts_are_shown() -> None:
+    preview = make_preview("\n".join(_pre_commit_run(_HOOKS)) + "\n", counter=COUNTER, preview_tokens=500)
+    assert all(f"{name}".ljust(70, ".") + verdict in preview for name, verdict in _HOOKS)
+    assert "- hook id: hook-3" not in preview  # a verdict that says all brings no lines under it
+
+
+def test_a_failed_steps_verdict_is_still_a_failure() -> None:
+    hooks = [*_HOOKS[:3], ("ruff check", "Failed"), _HOOKS[4]]
+    assert read_signal("\n".join(_pre_commit_run(hooks)) + "\n").failing
+
+
+def test_a_one_off_line_with_an_arrowed_location_under_it_is_a_diagnostic() -> None:
+    words = ["ledger", "refunds", "payouts", "tax", "invoices", "disputes", "fees", "webhooks", "coupons", "audit"]
+    lines = [f"checked {a} against {b} rules" for a in words for b in words]  # one-off lines, alike to none
+    lines += [f"tests/test_{i}.py::test_case PASSED" for i in range(200)]
+    lines[90:90] = ["F401 [*] `os` imported but unused", " --> src/payments/chargebacks.py:5:8", "  |", "5 | import os"]
+    preview = make_preview("\n".join(lines) + "\nFound 1 error.\n", counter=COUNTER, preview_tokens=400)
+    assert "F401 [*] `os` imported but unused" in preview
+
+
+def test_a_dotted_names_last_part_is_a_name_not_an_outcome() -> None:
+    assert weights("declared queue refunds.retry (dead letters to refunds.failed): ok")[0] == 0
+    assert weights("INFO worker: event charge.failed handled for ch_00042")[0] == 0
+    assert weights("INFO worker: the refunds export failed")[0] > 0  # the word alone still reads
 
 
 def test_a_level_word_where_a_program_name_would_be_is_no_diagnostic() -> None:

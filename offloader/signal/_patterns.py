@@ -366,6 +366,8 @@ PRIORS: tuple[Prior, ...] = (
     # a tally of three counts or more, in any language (poetry's ``19 installs, 0 updates, 0 removals``, apt's
     # ``0 upgraded, 16 newly installed, 0 to remove`` and its translations)
     Prior(_TALLY, "summary", 2.0),
+    # a step's failed verdict after a leader of dots (pre-commit's ``ruff check..........Failed``)
+    Prior(r"\.{4,}[ \t]*(\([^()\n]{0,40}\))?(Failed|FAILED)[ \t\r]*$", "fail", 3.0, caseless=False),
     # structure
     # a chained exception's cause (Java's ``Caused by: java.io.IOException``, anyhow's ``Caused by:``), not a
     # wrapped sentence going on with "caused by ..." (``gcc --help``'s option texts)
