@@ -222,6 +222,8 @@ pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 
 9.2.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
 ``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
+bash, dash, GNU make, xargs, timeout, gawk, sqlite3 and GNU parallel (Debian ``bash``, ``dash``, ``make``,
+``findutils``, ``coreutils``, ``gawk``, ``sqlite3``, ``parallel``, all already on the machine), for unseen-88.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -239,6 +241,7 @@ import cases_unseen_build  # noqa: F401  (registers the outputs added later as a
 import cases_unseen_eighteenth  # noqa: F401
 import cases_unseen_eighth  # noqa: F401
 import cases_unseen_eightieth  # noqa: F401
+import cases_unseen_eightyeighth  # noqa: F401
 import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
