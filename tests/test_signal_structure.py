@@ -546,6 +546,30 @@ def test_a_dotted_names_last_part_is_a_name_not_an_outcome() -> None:
     assert weights("INFO worker: the refunds export failed")[0] > 0  # the word alone still reads
 
 
+def test_a_shells_diagnostic_is_failure_evidence() -> None:
+    for said in (
+        "./backup.sh: line 12: RETENTION_DAYS: unbound variable",
+        "scripts/drain.sh: line 74: syntax error near unexpected token `fi'",
+        "export.sh: 5: OUT_DIR: parameter not set",
+    ):
+        lines = [f"+ cp exports/day_{i:03d}.csv /backup/" for i in range(200)]
+        assert read_signal("\n".join([*lines, said, "+ cleanup"]) + "\n").failing, said
+
+
+def test_a_shells_diagnostic_among_the_source_bash_v_echoes_is_the_runs() -> None:
+    script = ["#!/usr/bin/env bash", "# drain.sh: drains the retry queue.", "set -euo pipefail", ""]
+    script += [f'echo "step {i}: error handling for queue {i}"' for i in range(300)]
+    said = "scripts/drain.sh: line 74: syntax error near unexpected token `fi'"
+    text = "\n".join([*script, said, "scripts/drain.sh: line 74: `  fi'", *script[:40]]) + "\n"
+    assert read_signal(text).failing
+
+
+def test_an_error_codes_name_is_no_error() -> None:
+    assert weights("error code E1093 (exception_unhandled): wrote the report")[0] == 0
+    assert weights("exception_report.html: 16 areas, 48 error codes, 0 unresolved")[0] < 3
+    assert weights("HTTP error code: 500")[0] >= 3  # a status, not a name
+
+
 def test_a_level_word_where_a_program_name_would_be_is_no_diagnostic() -> None:
     lines = [f"loaded plugin {i}" for i in range(300)]
     lines[150] = "warning: invalid value for cache_size, using the default"
@@ -835,7 +859,7 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
         assert without_healthy(line) == HEALTHY.sub(" ", line), line
         if not _NAME_HINT.search(line):
             assert _NAMES.sub(" ", line) == line, line
-        if not ("err" in line or "fail" in line) or not ("-" in line or "_" in line):
+        if not ("err" in line or "fail" in line) or not ("-" in line or "_" in line or "." in line):
             assert _FAILURE_NAME.sub(" ", line) == line, line
 
 

@@ -366,6 +366,18 @@ PRIORS: tuple[Prior, ...] = (
     # a tally of three counts or more, in any language (poetry's ``19 installs, 0 updates, 0 removals``, apt's
     # ``0 upgraded, 16 newly installed, 0 to remove`` and its translations)
     Prior(_TALLY, "summary", 2.0),
+    # a shell's own diagnostic, after the script and line (bash's ``deploy.sh: line 74: syntax error near unexpected
+    # token `fi'``, ``line 12: RETENTION_DAYS: unbound variable``; dash's ``x.sh: 5: NAME: parameter not set``;
+    # the script's path may be masked as a name before the line is read)
+    Prior(
+        r"^[^\s:]*[ \t]*: (line )?[0-9]+: ([^\n]*: )?(syntax error|unbound variable|parameter not set|bad substitution|"
+        r"ambiguous redirect|integer expression expected|too many arguments|unary operator expected|"
+        r"binary operator expected|readonly variable|bad array subscript|division by 0|Bad substitution|"
+        r"Illegal number)",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
     # a step's failed verdict after a leader of dots (pre-commit's ``ruff check..........Failed``)
     Prior(r"\.{4,}[ \t]*(\([^()\n]{0,40}\))?(Failed|FAILED)[ \t\r]*$", "fail", 3.0, caseless=False),
     # structure
@@ -393,7 +405,9 @@ HEALTHY = re.compile(
     # a zero after what it counts (``(retry 0, errors 0)``, ``failed jobs 0``)
     r"|( [a-z]+)? 0(?![.,:]?[0-9])\b)"
     r"|(?-i:\b(error|failure) (budgets?|rates?|ratios?|counts?|handling|handlers?|logs?|reports?|summary|"
-    r"pages?|tracking|thresholds?|metrics?|bars?)\b)"
+    r"pages?|tracking|thresholds?|metrics?|bars?|codes)\b)"
+    # a code's name, not a status (``error code E1093 (card_declined)``; ``error code 1``, ``error code: 500`` stay)
+    r"|(?-i:\berror code(?![ \t]*[:=]?[ \t]*[0-9])\b)"
     r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"

@@ -386,12 +386,17 @@ def _lists_releases(scan: Scan, memo: list[bool]) -> bool:
     return memo[0]
 
 
+#: A shell's diagnostic starts with the script and line it is about (``x.sh: line 74: ``, dash's ``x.sh: 5: ``):
+#: said by the run, even among the script's own lines that ``bash -v`` echoes.
+_SHELL_DIAGNOSTIC = re.compile(r"[^\s:]+: (line )?[0-9]+: \S")
+
+
 def _said_by_the_run(text: str, source: bool) -> bool:
     """Whether ``text``, met in what starts as a file's text, is the run's own word, not the file's: the
-    run's exit status alone on its line (a command chained after ``cat CHANGES.md`` failed), or in what
-    starts as a ``source`` file a program's diagnostic at the line's start (``cat: src/retry.py: No such
-    file or directory``, the files ``cat`` could not show among those it did)."""
-    if EXIT_STATUS_LINE.fullmatch(text.strip()):
+    run's exit status alone on its line (a command chained after ``cat CHANGES.md`` failed), a shell's
+    diagnostic, or in what starts as a ``source`` file a program's diagnostic at the line's start (``cat:
+    src/retry.py: No such file or directory``, the files ``cat`` could not show among those it did)."""
+    if EXIT_STATUS_LINE.fullmatch(text.strip()) or _SHELL_DIAGNOSTIC.match(text):
         return True
     return source and _TOOL_DIAGNOSTIC.match(text) is not None and not NOT_A_PROGRAM.match(text) and not is_code(text)
 
