@@ -222,6 +222,8 @@ pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 
 9.2.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
 ``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
+Hugo, Jekyll and LinkChecker (Debian ``hugo``, ``jekyll``, ``linkchecker``) and @11ty/eleventy 3.1.8 from the npm
+registry (installed once under ``/tmp/u87-tools``, npm cache ``/tmp/u87-npm-cache``) with Node.js 20, for unseen-87.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -243,6 +245,7 @@ import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
+import cases_unseen_eightyseventh  # noqa: F401
 import cases_unseen_eightysixth  # noqa: F401
 import cases_unseen_eightythird  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
