@@ -224,6 +224,8 @@ pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 
 ``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
 bash, dash, GNU make, xargs, timeout, gawk, sqlite3 and GNU parallel (Debian ``bash``, ``dash``, ``make``,
 ``findutils``, ``coreutils``, ``gawk``, ``sqlite3``, ``parallel``, all already on the machine), for unseen-88.
+Hugo, Jekyll and LinkChecker (Debian ``hugo``, ``jekyll``, ``linkchecker``) and @11ty/eleventy 3.1.8 from the npm
+registry (installed once under ``/tmp/u87-tools``, npm cache ``/tmp/u87-npm-cache``) with Node.js 20, for unseen-87.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -246,6 +248,7 @@ import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
+import cases_unseen_eightyseventh  # noqa: F401
 import cases_unseen_eightysixth  # noqa: F401
 import cases_unseen_eightythird  # noqa: F401
 import cases_unseen_eleventh  # noqa: F401
