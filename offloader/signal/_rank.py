@@ -128,11 +128,17 @@ UNIT_VERDICT_SCORE = NOVEL_SCORE + 0.1
 UNIT_VERDICTS = 30
 #: The least score of the first occurrence of a line with a failure word said a few times: above a novel line.
 FEW_TIMES_FLOOR = NOVEL_SCORE + 0.05
+#: What each later one of a failure said a few times scores (see FEW_RESTATED).
+FEW_RESTATED_SCORE = FEW_TIMES_FLOOR + 0.01
 #: Only the strongest priors (labels, exceptions, verdicts, exit status) make a line failure evidence.
 FAILURE_WEIGHT = 3.0
 #: What a later occurrence of a failure that is said only a few times scores when it says something else
 #: (a second schema error of the same shape, another column): after every first occurrence, before the tail.
 RESTATED_FAILURE_SCORE = 0.5
+#: A failure said at most this many times in the run (``2 errors found``: two broken links): each later one is
+#: news too, shown after every first occurrence but ahead of the one-off lines and of failure words said a few
+#: times (a page titled ``Refund failed``).
+FEW_RESTATED = 3
 #: The failure weight of a summary that counts failures (``found 2 errors``): as ``1 failed`` weighs.
 COUNTED_FAILURE = 2.5
 #: The most a failure line in running prose scores (a manual's "exits with a non-zero status"): a failure
@@ -355,7 +361,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         if unit.failure and unit.kind == "fail":
             zeroed = text.translate(_ZERO_DIGIT_CHARS)
             if seen[key] > 1 and zeroed not in said:  # the same report about something else
-                unit.score = max(unit.score, RESTATED_FAILURE_SCORE)
+                few = tf <= FEW_RESTATED  # (one of a run's few failures: each is news)
+                unit.score = max(unit.score, FEW_RESTATED_SCORE if few else RESTATED_FAILURE_SCORE)
             said.add(zeroed)
         units.append(unit)
         if unit.kind == "summary" and 1 < tf <= UNIT_VERDICTS and UNIT_CLEAN_VERDICT.search(text):
