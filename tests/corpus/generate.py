@@ -222,6 +222,8 @@ pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 
 9.2.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
 ``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
+dpkg-buildpackage, debuild, dpkg-source, dpkg-deb, dpkg, debhelper's dh, lintian, fakeroot, gcc and make (Debian
+``dpkg-dev``, ``debhelper``, ``devscripts``, ``lintian``, ``fakeroot``, ``build-essential``; offline), for unseen-90.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -272,6 +274,7 @@ import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
+import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
