@@ -226,6 +226,8 @@ bash, dash, GNU make, xargs, timeout, gawk, sqlite3 and GNU parallel (Debian ``b
 ``findutils``, ``coreutils``, ``gawk``, ``sqlite3``, ``parallel``, all already on the machine), for unseen-88.
 Hugo, Jekyll and LinkChecker (Debian ``hugo``, ``jekyll``, ``linkchecker``) and @11ty/eleventy 3.1.8 from the npm
 registry (installed once under ``/tmp/u87-tools``, npm cache ``/tmp/u87-npm-cache``) with Node.js 20, for unseen-87.
+dpkg-buildpackage, debuild, dpkg-source, dpkg-deb, dpkg, debhelper's dh, lintian, fakeroot, gcc and make (Debian
+``dpkg-dev``, ``debhelper``, ``devscripts``, ``lintian``, ``fakeroot``, ``build-essential``; offline), for unseen-90.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -278,6 +280,7 @@ import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
+import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
