@@ -174,9 +174,12 @@ _TALLY = rf"(^|[^\w:.,]){_COUNTED}, {_COUNTED}, ([^\s,0-9]+ )?{_COUNTED}"
 _GO_PACKAGE_OK = r"^ok  \t"
 #: The same verdict as ``go test -json`` says it, an event of the package with no test (``{}``: the action).
 _GO_JSON_PACKAGE = r'"Action":"{}","Package":"[^"]*","Elapsed"'
+#: What a runner counts besides tests, in its verdict (``# all 180 checks passed``, ``12 specs failed``).
+_CHECKED_UNITS = r"(checks|specs|examples|suites|cases|scenarios|assertions)"
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
+    rf"|\b[0-9][0-9,]* {_CHECKED_UNITS} (passed|failed)\b"
     rf"|(?-i:{_GO_PACKAGE_OK}|^FAIL\t)"  # go test's verdict on one package
     rf"|(?-i:{_GO_JSON_PACKAGE.format('(pass|fail)')})"
 )
@@ -510,6 +513,7 @@ FAILURE_COUNT = re.compile(
 #: errors on purpose; a tool's own success line (``Successfully installed``) excuses nothing.
 CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
+    rf"|\b[0-9][0-9,]* {_CHECKED_UNITS} passed\b"
     r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0\b"  # a host's row of Ansible's PLAY RECAP
     # the last package's verdict of ``go test ./...``, as a crate's ``test result: ok`` is cargo's: a package
@@ -538,7 +542,8 @@ def passed_after_leader(text: str) -> re.Match[str] | None:
 #: suites, one command after another) and stays the run's failure.
 FAILED_VERDICT = re.compile(
     r"(?i)\b[1-9][0-9,]* (failed|failing)(?=[,;.)]|[ \t]*$| in | \()"  # a count of units, not ``3 failed payments``
-    r"|\btests? failed\b|\bBUILD FAIL(ED|URE)\b|\btest result: FAILED\b|^FAILED( \(|$)|^FAIL\t"
+    rf"|\btests? failed\b|\b[1-9][0-9,]* {_CHECKED_UNITS} failed\b|\bBUILD FAIL(ED|URE)\b|\btest result: FAILED\b"
+    r"|^FAILED( \(|$)|^FAIL\t"
     rf"|{_GO_JSON_PACKAGE.format('fail')}"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=[0-9]+ +failed=[1-9]"  # Ansible's PLAY RECAP
 )

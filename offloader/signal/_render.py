@@ -240,27 +240,47 @@ def _walk_tail(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
 def _lines_alone_between(
     scan: Scan, pick: _Picker, rows: list[tuple[int, int, int, int | None]], cap: int
 ) -> list[tuple[int, int, int, int | None]]:
-    """The short lines that would be left alone between ``rows`` and the lines picked: their gap's marker
-    would take a line of the preview as well, and such a line is often what joins the two (node's
-    ``failing tests:`` over ``test at test/totals.test.js:150:3`` over the failed test's name)."""
+    """The short lines that would be left alone between ``rows`` and the lines picked, one or two of them: their
+    gap's marker would take a line of the preview as well, and such a line is often what joins the two (node's
+    ``failing tests:`` over ``test at test/totals.test.js:150:3`` over the failed test's name; dpkg's
+    ``Version of retry-queue on system is 1.4.0.`` and a blank line under ``... depends on retry-queue (>= 2.0);
+    however:``)."""
     taken = {n for n, *_ in rows}
 
     def shown(n: int) -> bool:
         return n in taken or n in pick.picked
 
-    extra: list[tuple[int, int, int, int | None]] = []
+    gaps: list[list[tuple[int, int, int, int | None]]] = []
     for n, start, end, _ in rows:
-        if not shown(n - 1) and shown(n - 2) and start > 0:
-            lo = scan.data.rfind(b"\n", 0, start - 1) + 1
-            extra.append((n - 1, lo, start - 1, None))
-        if not shown(n + 1) and shown(n + 2) and end < scan.size:
-            hi = scan.data.find(b"\n", end + 1, scan.size)
-            extra.append((n + 1, end + 1, scan.size if hi < 0 else hi, None))
-    return [
-        row
-        for row in dict.fromkeys(extra)
-        if pick.cost(render_line(scan, row[0], row[1], row[2], cap=cap)) <= GAP_LINE_TOKENS
-    ]
+        above: list[tuple[int, int, int, int | None]] = []
+        hi = start - 1
+        for back in (1, 2):
+            if shown(n - back) or hi < 0:
+                break
+            lo = scan.data.rfind(b"\n", 0, hi) + 1
+            above.insert(0, (n - back, lo, hi, None))
+            if shown(n - back - 1) and lo > 0:
+                gaps.append(above)
+                break
+            hi = lo - 1
+        below: list[tuple[int, int, int, int | None]] = []
+        lo = end + 1
+        for ahead in (1, 2):
+            if shown(n + ahead) or lo > scan.size:
+                break
+            found = scan.data.find(b"\n", lo, scan.size)
+            hi = scan.size if found < 0 else found
+            below.append((n + ahead, lo, hi, None))
+            if shown(n + ahead + 1) and hi < scan.size:
+                gaps.append(below)
+                break
+            lo = hi + 1
+    extra: list[tuple[int, int, int, int | None]] = []
+    for gap in gaps:
+        cost = sum(pick.cost(render_line(scan, row[0], row[1], row[2], cap=cap)) for row in gap)
+        if cost <= GAP_LINE_TOKENS:
+            extra += gap
+    return list(dict.fromkeys(extra))
 
 
 def _cap_of(scan: Scan, start: int, end: int, cap: int) -> int:
