@@ -222,6 +222,9 @@ pre-commit 4.7.0, tox 4.67.17, nox 2026.10.20, hatch 1.18.2, ruff 0.17.6, black 
 9.2.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u83-hooks``), with pytest, ruff and mypy also downloaded once as wheels into
 ``/tmp/u83-wheelhouse`` (tox's and hatch's environments install from it offline), and git, for unseen-83.
+gcc, g++ and CMake (Debian ``gcc``, ``g++``, ``cmake``), with pip 26.3, setuptools 84.2.1, wheel 0.48.0, Cython 3.3.2,
+pybind11 3.1.0, meson-python 0.22.1, meson 1.12.1, ninja 1.13.2 and scikit-build-core 1.1.2 from PyPI (installed once
+into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u89-ext``), for unseen-89.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -242,6 +245,7 @@ import cases_unseen_eightieth  # noqa: F401
 import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
+import cases_unseen_eightyninth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eightysixth  # noqa: F401
 import cases_unseen_eightythird  # noqa: F401
