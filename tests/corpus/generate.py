@@ -228,6 +228,9 @@ Hugo, Jekyll and LinkChecker (Debian ``hugo``, ``jekyll``, ``linkchecker``) and 
 registry (installed once under ``/tmp/u87-tools``, npm cache ``/tmp/u87-npm-cache``) with Node.js 20, for unseen-87.
 dpkg-buildpackage, debuild, dpkg-source, dpkg-deb, dpkg, debhelper's dh, lintian, fakeroot, gcc and make (Debian
 ``dpkg-dev``, ``debhelper``, ``devscripts``, ``lintian``, ``fakeroot``, ``build-essential``; offline), for unseen-90.
+gcc, g++ and CMake (Debian ``gcc``, ``g++``, ``cmake``), with pip 26.3, setuptools 84.2.1, wheel 0.48.0, Cython 3.3.2,
+pybind11 3.1.0, meson-python 0.22.1, meson 1.12.1, ninja 1.13.2 and scikit-build-core 1.1.2 from PyPI (installed once
+into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u89-ext``), for unseen-89.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -249,6 +252,7 @@ import cases_unseen_eightyeighth  # noqa: F401
 import cases_unseen_eightyfifth  # noqa: F401
 import cases_unseen_eightyfirst  # noqa: F401
 import cases_unseen_eightyfourth  # noqa: F401
+import cases_unseen_eightyninth  # noqa: F401
 import cases_unseen_eightysecond  # noqa: F401
 import cases_unseen_eightyseventh  # noqa: F401
 import cases_unseen_eightysixth  # noqa: F401
