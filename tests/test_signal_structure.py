@@ -2035,6 +2035,64 @@ def test_a_short_line_alone_between_two_shown_lines_is_shown_instead_of_its_gap(
     assert "test at test/totals.test.js:150:3" in preview
 
 
+def test_two_short_lines_left_between_shown_lines_are_shown_instead_of_their_gap() -> None:
+    from offloader.signal._render import _lines_alone_between, _Picker
+
+    lines = [f"Setting up pkg-{i:02d} (1.4.0) ..." for i in range(60)]
+    lines[30:30] = [
+        " exception-report depends on retry-queue (>= 2.0); however:",
+        "  Version of retry-queue on system is 1.4.0.",
+        "",
+        "dpkg: error processing package exception-report (--install):",
+    ]
+    found = scan("\n".join(lines).encode() + b"\n")
+    pick = _Picker(COUNTER, 1000)
+    pick.picked[31] = "shown"  # the line over the gap
+    error = next(c for c in found.candidates if c.lineno == 34)
+    between = _lines_alone_between(found, pick, [(34, error.start, error.end, None)], 400)
+    assert [row[0] for row in between] == [32, 33]
+
+
+def test_each_of_a_runs_few_failures_of_one_shape_outranks_titles_that_say_failed() -> None:
+    words = ["refund", "payout", "delivery", "charge", "ledger", "invoice", "coupon", "webhook", "export", "audit"]
+    lines: list[str] = []
+    for a in words:
+        for k in range(10):  # page titles that say failed, ten of each shape
+            lines += [
+                f"URL        `./pages/{a}-{k}.html'",
+                f"Name       `{a.title()} failed #{k}'",
+                "Result     Valid",
+                "",
+            ]
+    for at, page in ((150, "weekly-digest"), (330, "refund-failed-07")):
+        error = f"Result     Error: URLError: <urlopen error [Errno 2] No such file or directory: '/site/{page}.html'>"
+        lines[at:at] = [f"URL        `../{page}.html'", error, ""]
+    text = "\n".join(lines) + "\nThat's it. 102 links checked. 0 warnings found. 2 errors found.\n"
+    preview = make_preview(text, counter=COUNTER, preview_tokens=500)
+    assert "'/site/weekly-digest.html'" in preview and "'/site/refund-failed-07.html'" in preview
+
+
+def test_a_count_of_checks_that_passed_is_a_runners_verdict() -> None:
+    from offloader.signal._patterns import CLEAN_VERDICT, FAILED_VERDICT
+
+    assert CLEAN_VERDICT.search("# all 180 checks passed")
+    assert FAILED_VERDICT.search("3 specs failed, 20 specs passed")
+    assert not FAILED_VERDICT.search("0 checks failed")
+    assert weights("All 24 checks passed!")[1] > 0  # a summary
+
+
+def test_a_template_error_brings_the_projects_line_that_instantiated_it() -> None:
+    lines = [f"g++ -c src/m{i}.cpp -o build/m{i}.o" for i in range(80)]
+    lines[40:40] = [  # as pip shows a build's output, two spaces in
+        "  /usr/include/c++/12/bits/stl_algo.h: In instantiation of 'void std::__sort(_It, _It) [with _It = It]':",
+        "  /usr/include/c++/12/bits/stl_algo.h:4820:18:   required from 'void std::sort(_It, _It) [with _It = It]'",
+        "  src/retry_queue.cpp:24:14:   required from here",
+        "  /usr/include/c++/12/bits/stl_algo.h:1938:50: error: no match for 'operator-' (operand types are 'It')",
+        "   1938 |   std::__lg(__last - __first) * 2,",
+    ]
+    assert 43 in context_of(lines, 44)
+
+
 def test_no_prior_puts_a_multibyte_character_in_a_class() -> None:
     # Hyperscan matches bytes: ``[✕✖]`` would be a class of single bytes, never the character
     classes = [c for p in PRIORS for c in re.findall(r"\[[^\]]*\]", p.pattern) if not c.isascii()]

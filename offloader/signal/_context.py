@@ -82,6 +82,11 @@ _LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 #: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
 #: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
 _SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
+#: A template's instantiation chain over g++'s error in it: each link, and the project's line that starts it.
+_INSTANTIATION_CHAIN = re.compile(r": In (instantiation|substitution) of |:[0-9]+:[0-9]+:\s+required (from|by) ")
+_REQUIRED_FROM_HERE = re.compile(r":[0-9]+:[0-9]+:\s+required from here\s*$")
+#: How many lines of that chain are read upwards, at most.
+TEMPLATE_CHAIN_REACH = 8
 #: How far below ``Traceback (most recent call last):`` its exception line is looked for.
 TRACEBACK_REACH = 200
 #: The line just before a traceback's header is shown with it when it is at most this long.
@@ -161,6 +166,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_line_before_traceback(scan, unit)
     elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
+    if ": error:" in text:
+        _add_required_from_here(scan, unit)
     if unit.failure:
         _add_unit_output(scan, unit, text)
     followed = False  # lines after it were added
@@ -189,6 +196,17 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_required_from_here(scan: Scan, unit: Unit) -> None:
+    """Over a compiler's error inside a template it instantiated (g++'s ``stl_algo.h:1938:50: error: no match
+    ...``), the line of the chain that is the project's own: ``src/retry_queue.cpp:24:14:   required from here``."""
+    for back, bounds, prev in lines_before(scan, unit.start, TEMPLATE_CHAIN_REACH):
+        if _REQUIRED_FROM_HERE.search(prev):
+            unit.context.append((unit.lineno - back, *bounds))
+            return
+        if not _INSTANTIATION_CHAIN.search(prev):
+            return
 
 
 def _add_unit_output(scan: Scan, unit: Unit, text: str) -> None:
