@@ -304,7 +304,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     # a Markdown file's code, where a command chained after the file failed (the run's output follows it)
     chained = written and not source and any(EXIT_STATUS_LINE.fullmatch(r[4].strip()) for r in rows)
     fences = code_fences(scan.data, scan.size) if chained else []
-    arrows = b"--> " in scan.data[: scan.size]  # a diagnostic's location under it (see ARROWED_BONUS)
+    arrows: list[bool] = []  # whether the output has an arrowed location (see ARROWED_BONUS), read once if asked
     for i, (lineno, start, end, focus, text) in enumerate(rows):
         key = keys[i]
         seen[key] += 1
@@ -325,7 +325,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += PROGRAM_BONUS  # the program's own word, among the lines it prints about its input
         elif unit.kind == "novel" and LOCATED.match(text):  # a diagnostic without a keyword (shfmt's
             unit.score += LOCATED_BONUS  # ``x.sh:4:16: reached EOF without matching { with }``)
-        elif unit.kind == "novel" and arrows and _located_by_an_arrow(scan, end):
+        elif unit.kind == "novel" and _has_arrows(scan, arrows) and _located_by_an_arrow(scan, end):
             unit.score += ARROWED_BONUS
         elif unit.kind == "novel" and text[:1] in "=-*#~_" and _BANNER.fullmatch(text):
             unit.score += BANNER_BONUS
@@ -379,6 +379,13 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
 
 
 _TOOL_DIAGNOSTIC = re.compile(TOOL_DIAGNOSTIC.pattern)
+
+
+def _has_arrows(scan: Scan, memo: list[bool]) -> bool:
+    """Whether the output holds an arrow before a location (`` --> ``) anywhere, read once into ``memo``."""
+    if not memo:
+        memo.append(scan.data.find(b"--> ", 0, scan.size) >= 0)
+    return memo[0]
 
 
 def _located_by_an_arrow(scan: Scan, end: int) -> bool:
