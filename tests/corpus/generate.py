@@ -233,6 +233,8 @@ pybind11 3.1.0, meson-python 0.22.1, meson 1.12.1, ninja 1.13.2 and scikit-build
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u89-ext``), for unseen-89.
 lnav 0.11 and GoAccess 1.7 (Debian ``lnav``, ``goaccess``), with logrotate, jq, gzip, gawk and coreutils (Debian
 ``logrotate``, ``jq``, ``gzip``, ``gawk``, ``coreutils``), for unseen-91.
+Mono 6.8 with mcs, xbuild, the csharp shell, monodis and NUnit 2.6's nunit-console (Debian ``mono-devel``,
+``mono-mcs``, ``mono-xbuild``, ``mono-csharp-shell``, ``mono-utils``, ``nunit-console``), with make, for unseen-92.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -288,6 +290,7 @@ import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
+import cases_unseen_ninetysecond  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
