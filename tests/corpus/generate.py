@@ -231,6 +231,8 @@ dpkg-buildpackage, debuild, dpkg-source, dpkg-deb, dpkg, debhelper's dh, lintian
 gcc, g++ and CMake (Debian ``gcc``, ``g++``, ``cmake``), with pip 26.3, setuptools 84.2.1, wheel 0.48.0, Cython 3.3.2,
 pybind11 3.1.0, meson-python 0.22.1, meson 1.12.1, ninja 1.13.2 and scikit-build-core 1.1.2 from PyPI (installed once
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u89-ext``), for unseen-89.
+pytest 9.2.0 from PyPI (installed once into ``/tmp/offloader-corpus-venvs/u93-pay``) with the standard library's
+pdb, trace and ``-X importtime``/``-X dev``/``-W error`` switches, for unseen-93.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -285,6 +287,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
+import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
