@@ -235,6 +235,8 @@ lnav 0.11 and GoAccess 1.7 (Debian ``lnav``, ``goaccess``), with logrotate, jq, 
 ``logrotate``, ``jq``, ``gzip``, ``gawk``, ``coreutils``), for unseen-91.
 Mono 6.8 with mcs, xbuild, the csharp shell, monodis and NUnit 2.6's nunit-console (Debian ``mono-devel``,
 ``mono-mcs``, ``mono-xbuild``, ``mono-csharp-shell``, ``mono-utils``, ``nunit-console``), with make, for unseen-92.
+pytest 9.2.0 from PyPI (installed once into ``/tmp/offloader-corpus-venvs/u93-pay``) with the standard library's
+pdb, trace and ``-X importtime``/``-X dev``/``-W error`` switches, for unseen-93.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -291,6 +293,7 @@ import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
+import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
