@@ -373,7 +373,7 @@ PRIORS: tuple[Prior, ...] = (
     # token `fi'``, ``line 12: RETENTION_DAYS: unbound variable``; dash's ``x.sh: 5: NAME: parameter not set``;
     # the script's path may be masked as a name before the line is read)
     Prior(
-        r"^[^\s:]*[ \t]*: (line )?[0-9]+: ([^\n]*: )?(syntax error|unbound variable|parameter not set|bad substitution|"
+        r"^[^\s:\"'{}\[\],]*[ \t]*: (line )?[0-9]+: ([^\n]*: )?(syntax error|unbound variable|parameter not set|bad substitution|"
         r"ambiguous redirect|integer expression expected|too many arguments|unary operator expected|"
         r"binary operator expected|readonly variable|bad array subscript|division by 0|Bad substitution|"
         r"Illegal number)",
