@@ -2093,6 +2093,46 @@ def test_a_template_error_brings_the_projects_line_that_instantiated_it() -> Non
     assert 43 in context_of(lines, 44)
 
 
+def test_a_failure_brings_the_header_of_its_section_far_above() -> None:
+    for header in ("==> logs/refunds_worker.log <==", "== batches/batch_07.json"):
+        lines = [f"INFO worker: settled INV-{i:05d} in {i % 90} ms" for i in range(400)]
+        lines[100] = "== batches/batch_06.json" if header.startswith("== ") else "==> logs/ledger.log <=="
+        lines[200] = header
+        lines[340:340] = [
+            "Traceback (most recent call last):",
+            '  File "worker.py", line 9, in post',
+            "OSError: [Errno 28]",
+        ]
+        assert 201 in context_of(lines, 343), header  # the exception line's section starts at line 201
+
+
+def test_a_banner_between_a_failure_and_a_header_ends_the_search() -> None:
+    lines = [f"tests/test_{i}.py::test_case PASSED" for i in range(300)]
+    lines[100] = "== batches/batch_06.json"
+    lines[200] = "=================================== FAILURES ==================================="
+    lines[250] = "E   AssertionError: assert 250 == 275"
+    assert 101 not in context_of(lines, 251)
+
+
+def test_a_test_runners_cross_mark_is_failure_evidence() -> None:
+    subjects = [f"fix(refunds): log failed refunds for batch {i}" for i in range(200)]
+    lines = [*subjects[:120], "✖   subject may not be empty [subject-empty]", *subjects[120:]]
+    units = [u for u in read_signal("\n".join(lines) + "\n").units if u.failure]
+    assert [u.lineno for u in units] == [121]
+
+
+def test_a_file_named_after_an_exception_is_no_exception() -> None:
+    assert weights("FailedPaymentException.cs(25,13): warning CS0162: Unreachable code detected")[0] < 3
+    assert weights("Billing.Errors.FailedPaymentException: card declined")[0] >= 3
+    assert weights("KeyError")[0] >= 3
+
+
+def test_msbuilds_closing_line_is_a_verdict() -> None:
+    from offloader.signal._patterns import CLEAN_VERDICT
+
+    assert CLEAN_VERDICT.search("Build succeeded.") and weights("Build succeeded.")[1] > 0
+
+
 def test_no_prior_puts_a_multibyte_character_in_a_class() -> None:
     # Hyperscan matches bytes: ``[✕✖]`` would be a class of single bytes, never the character
     classes = [c for p in PRIORS for c in re.findall(r"\[[^\]]*\]", p.pattern) if not c.isascii()]

@@ -82,6 +82,10 @@ _LOCATION = re.compile(r"[\w./\\-]+\.[A-Za-z]\w{0,9}(:\d+|, line \d+|\(\d+\))")
 #: A report that says where it is: a path with a folder, or a file and line (a dotted name such as
 #: ``orders.id`` in ``UNIQUE constraint failed: orders.id`` is a column, not a place).
 _SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
+#: A line that starts a section of an output: ``tail``'s and ``head``'s ``==> logs/x.log <==`` over each file, a
+#: loop's ``== batches/batch_07.json`` over each item; how far above a failure it is looked for, in bytes.
+_SECTION_MARKER = re.compile(r"==> \S.* <==|==? [^\s=][^=\n]{0,160}")
+SECTION_REACH = 262_144
 #: A template's instantiation chain over g++'s error in it: each link, and the project's line that starts it.
 _INSTANTIATION_CHAIN = re.compile(r": In (instantiation|substitution) of |:[0-9]+:[0-9]+:\s+required (from|by) ")
 _REQUIRED_FROM_HERE = re.compile(r":[0-9]+:[0-9]+:\s+required from here\s*$")
@@ -169,6 +173,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     if ": error:" in text:
         _add_required_from_here(scan, unit)
     if unit.failure:
+        _add_section_marker(scan, unit)
+    if unit.failure:
         _add_unit_output(scan, unit, text)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
@@ -196,6 +202,21 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_section_marker(scan: Scan, unit: Unit) -> None:
+    """The header of the section a failure is in, when the nearest line above that starts with ``==`` is one
+    (``tail``'s ``==> logs/refunds_worker.log <==``, a loop's ``== batches/batch_07.json``): which file or item
+    failed, maybe hundreds of lines up. A banner (``==== FAILURES ====``) ends the search."""
+    at = scan.data.rfind(b"\n==", max(0, unit.start - SECTION_REACH), unit.start)
+    start = at + 1 if at >= 0 else (0 if scan.data[:2] == b"==" and unit.start > 0 else -1)
+    if start < 0:
+        return
+    end = scan.data.find(b"\n", start, unit.start)
+    if end < 0:
+        return
+    if _SECTION_MARKER.fullmatch(text_of(scan, (start, end)).rstrip("\r")):
+        unit.context.append((unit.lineno - scan.data.count(b"\n", start, unit.start), start, end))
 
 
 def _add_required_from_here(scan: Scan, unit: Unit) -> None:

@@ -177,7 +177,7 @@ _GO_JSON_PACKAGE = r'"Action":"{}","Package":"[^"]*","Elapsed"'
 #: What a runner counts besides tests, in its verdict (``# all 180 checks passed``, ``12 specs failed``).
 _CHECKED_UNITS = r"(checks|specs|examples|suites|cases|scenarios|assertions)"
 _RUNNER_VERDICTS = (
-    r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|FAILED|FAILURE)\b|"
+    r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|SUCCEEDED|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"
     rf"|\b[0-9][0-9,]* {_CHECKED_UNITS} (passed|failed)\b"
     rf"|(?-i:{_GO_PACKAGE_OK}|^FAIL\t)"  # go test's verdict on one package
@@ -250,8 +250,13 @@ PRIORS: tuple[Prior, ...] = (
     ),
     Prior(_RAISED, "fail", 3.0, caseless=False),
     Prior(_RUBY_RAISED, "fail", 3.0, caseless=False),
+    # an exception's name starting its line, not a file named after one (mcs's ``FailedPaymentException.cs(22,25):
+    # warning CS0618: ...``)
     Prior(
-        r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)\b", "fail", 3.0, caseless=False
+        r"^([A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception|Exit|Interrupt)([^.\w\n]|$)",
+        "fail",
+        3.0,
+        caseless=False,
     ),
     Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
@@ -278,7 +283,7 @@ PRIORS: tuple[Prior, ...] = (
     # and jest's heading over a failed test's report (``● refunds › splits a refund``; its ``● Console`` heads
     # logged output, without a ``›``)
     # (the marks as alternatives: Hyperscan reads a pattern as bytes, and a class of them as one byte)
-    Prior(r"^[ \t]*(✕|✖|✗|✘)[ \t]+[^\s0-9]|^[ \t]*● \S.* › \S", "fail", 2.5),
+    Prior(r"^[ \t]*(✕|✖|✗|✘)[ \t]+[^\s0-9]|^[ \t]*● \S.* › \S", "fail", 3.0),
     # make's fatal error, its own or at a makefile's line (``Makefile:12: *** missing separator.  Stop.``)
     Prior(
         r"^(g?make|ninja|cmake)(\[[0-9]+\])?: \*\*\*|:[0-9]+: \*\*\* |\bError [1-9][0-9]*$|\bERR!|^npm error\b",
@@ -373,8 +378,8 @@ PRIORS: tuple[Prior, ...] = (
     # token `fi'``, ``line 12: RETENTION_DAYS: unbound variable``; dash's ``x.sh: 5: NAME: parameter not set``;
     # the script's path may be masked as a name before the line is read)
     Prior(
-        r"^[^\s:\"'{}\[\],]*[ \t]*: (line )?[0-9]+: ([^\n]*: )?(syntax error|unbound variable|parameter not set|bad substitution|"
-        r"ambiguous redirect|integer expression expected|too many arguments|unary operator expected|"
+        r"^[^\s:\"'{}\[\],]*[ \t]*: (line )?[0-9]+: ([^\n]*: )?(syntax error|unbound variable|parameter not set|"
+        r"bad substitution|ambiguous redirect|integer expression expected|too many arguments|unary operator expected|"
         r"binary operator expected|readonly variable|bad array subscript|division by 0|Bad substitution|"
         r"Illegal number)",
         "fail",
@@ -514,7 +519,7 @@ FAILURE_COUNT = re.compile(
 CLEAN_VERDICT = re.compile(
     r"(?i)\b[0-9][0-9,]* (passed|passing|succeeded)\b|\btests? passed\b|\bAll tests successful\b"
     rf"|\b[0-9][0-9,]* {_CHECKED_UNITS} passed\b"
-    r"|\bBUILD SUCCESS(FUL)?\b|\btest result: ok\b|^OK( \(|$)"
+    r"|\bBUILD (SUCCESS(FUL)?|SUCCEEDED)\b|\btest result: ok\b|^OK( \(|$)"
     r"|^\S+ +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0\b"  # a host's row of Ansible's PLAY RECAP
     # the last package's verdict of ``go test ./...``, as a crate's ``test result: ok`` is cargo's: a package
     # that failed before it said ``FAIL<tab>pkg`` (a failed verdict, which keeps its failures)
