@@ -2096,6 +2096,7 @@ def test_a_template_error_brings_the_projects_line_that_instantiated_it() -> Non
 def test_a_failure_brings_the_header_of_its_section_far_above() -> None:
     for header in ("==> logs/refunds_worker.log <==", "== batches/batch_07.json"):
         lines = [f"INFO worker: settled INV-{i:05d} in {i % 90} ms" for i in range(400)]
+        lines[0] = "== batches/batch_01.json" if header.startswith("== ") else "==> logs/api.log <=="
         lines[100] = "== batches/batch_06.json" if header.startswith("== ") else "==> logs/ledger.log <=="
         lines[200] = header
         lines[340:340] = [
@@ -2108,7 +2109,7 @@ def test_a_failure_brings_the_header_of_its_section_far_above() -> None:
 
 def test_a_banner_between_a_failure_and_a_header_ends_the_search() -> None:
     lines = [f"tests/test_{i}.py::test_case PASSED" for i in range(300)]
-    lines[100] = "== batches/batch_06.json"
+    lines[0], lines[100] = "== batches/batch_01.json", "== batches/batch_06.json"
     lines[200] = "=================================== FAILURES ==================================="
     lines[250] = "E   AssertionError: assert 250 == 275"
     assert 101 not in context_of(lines, 251)

@@ -86,6 +86,8 @@ _SAYS_WHERE = re.compile(rf"[\w.-]*[/\\][\w.-]+|{_LOCATION.pattern}")
 #: loop's ``== batches/batch_07.json`` over each item; how far above a failure it is looked for, in bytes.
 _SECTION_MARKER = re.compile(r"==> \S.* <==|==? [^\s=][^=\n]{0,160}")
 SECTION_REACH = 262_144
+#: The first section's header is looked for in this many first bytes before any other is looked for.
+SECTION_HEAD = 4096
 #: A template's instantiation chain over g++'s error in it: each link, and the project's line that starts it.
 _INSTANTIATION_CHAIN = re.compile(r": In (instantiation|substitution) of |:[0-9]+:[0-9]+:\s+required (from|by) ")
 _REQUIRED_FROM_HERE = re.compile(r":[0-9]+:[0-9]+:\s+required from here\s*$")
@@ -207,7 +209,10 @@ def attach_context(scan: Scan, unit: Unit) -> None:
 def _add_section_marker(scan: Scan, unit: Unit) -> None:
     """The header of the section a failure is in, when the nearest line above that starts with ``==`` is one
     (``tail``'s ``==> logs/refunds_worker.log <==``, a loop's ``== batches/batch_07.json``): which file or item
-    failed, maybe hundreds of lines up. A banner (``==== FAILURES ====``) ends the search."""
+    failed, maybe hundreds of lines up. A banner (``==== FAILURES ====``) ends the search, and an output whose
+    start has no such line has no sections."""
+    if scan.data[:2] != b"==" and scan.data.find(b"\n==", 0, min(scan.size, SECTION_HEAD)) < 0:
+        return  # sections start with the output (the first file's or item's header): none here
     at = scan.data.rfind(b"\n==", max(0, unit.start - SECTION_REACH), unit.start)
     start = at + 1 if at >= 0 else (0 if scan.data[:2] == b"==" and unit.start > 0 else -1)
     if start < 0:
