@@ -242,6 +242,8 @@ editorconfig-checker 2.3.51 and taplo 0.9.3 from PyPI (binary wheels, installed 
 their own under ``/tmp/offloader-corpus-venvs/u94-ci``), and @commitlint/cli 21.2.4 with @commitlint/config-conventional
 21.3.0 from the npm registry (installed once under ``/tmp/u94-tools``, npm cache ``/tmp/u94-npm-cache``), with Node.js
 20 and git, for unseen-94.
+PHP 8.2 with PHP_CodeSniffer 3.7 and PHPUnit 9.6 (Debian ``php-cli``, ``php-codesniffer``, ``phpunit``; no Composer,
+no Packagist), for unseen-95.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -296,6 +298,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
+import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
