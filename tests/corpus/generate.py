@@ -244,6 +244,8 @@ their own under ``/tmp/offloader-corpus-venvs/u94-ci``), and @commitlint/cli 21.
 20 and git, for unseen-94.
 PHP 8.2 with PHP_CodeSniffer 3.7 and PHPUnit 9.6 (Debian ``php-cli``, ``php-codesniffer``, ``phpunit``; no Composer,
 no Packagist), for unseen-95.
+GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``, ``libaunit22-dev``, ``gnucobol``;
+offline), with make and coreutils' stdbuf, for unseen-96.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -302,6 +304,7 @@ import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
+import cases_unseen_ninetysixth  # noqa: F401
 import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
