@@ -88,6 +88,13 @@ _SECTION_MARKER = re.compile(r"==> \S.* <==|==? [^\s=][^=\n]{0,160}")
 SECTION_REACH = 262_144
 #: The first section's header is looked for in this many first bytes before any other is looked for.
 SECTION_HEAD = 4096
+#: A line drawn across: dashes, equals signs or underscores alone.
+_RULE = re.compile(r"[-=_]{8,}[ \t\r]*")
+#: PHP's stack trace under an uncaught exception: its frames (``#0 /src/x.php(22): f()``, ``#3 {main}``), the line
+#: that ends it, and how many lines down that line is looked for.
+_PHP_FRAME = re.compile(r"[ \t]*(PHP +)?#[0-9]+ ")
+_PHP_THROWN_IN = re.compile(r"[ \t]*(PHP +)?thrown in \S.* on line [0-9]+")
+PHP_STACK_REACH = 40
 #: A template's instantiation chain over g++'s error in it: each link, and the project's line that starts it.
 _INSTANTIATION_CHAIN = re.compile(r": In (instantiation|substitution) of |:[0-9]+:[0-9]+:\s+required (from|by) ")
 _REQUIRED_FROM_HERE = re.compile(r":[0-9]+:[0-9]+:\s+required from here\s*$")
@@ -174,6 +181,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_named_line_before(scan, unit)
     if ": error:" in text:
         _add_required_from_here(scan, unit)
+    if "Uncaught " in text:
+        _add_php_stack_end(scan, unit)
     if unit.failure:
         _add_section_marker(scan, unit)
     if unit.failure:
@@ -222,6 +231,21 @@ def _add_section_marker(scan: Scan, unit: Unit) -> None:
         return
     if _SECTION_MARKER.fullmatch(text_of(scan, (start, end)).rstrip("\r")):
         unit.context.append((unit.lineno - scan.data.count(b"\n", start, unit.start), start, end))
+
+
+def _add_php_stack_end(scan: Scan, unit: Unit) -> None:
+    """Under PHP's ``Fatal error:  Uncaught DomainException: ...``, the first frame of its ``Stack trace:`` and
+    the ``  thrown in /src/Ledger/Balance.php on line 12`` line that ends the block: where it was thrown."""
+    rows = list(lines_after(scan, unit.end, PHP_STACK_REACH))
+    if not rows or rows[0][2].strip().removeprefix("PHP ").strip() != "Stack trace:":
+        return
+    for ahead, bounds, line in rows[1:]:
+        if _PHP_THROWN_IN.match(line):
+            first = rows[1]
+            unit.context.extend([(unit.lineno + first[0], *first[1]), (unit.lineno + ahead, *bounds)])
+            return
+        if not _PHP_FRAME.match(line):
+            return
 
 
 def _add_required_from_here(scan: Scan, unit: Unit) -> None:
@@ -338,6 +362,8 @@ def _add_named_line_before(scan: Scan, unit: Unit) -> None:
         if nearest and prev.strip() and len(prev) <= 160 and (_NAMES.search(prev) or _UNIT_START.match(prev)):
             unit.context.append(row)
             return
+        if back == 1 and _RULE.fullmatch(prev):
+            continue  # over a rule under the line that names (phpcs's ``FILE: src/x.php`` over ``-----``)
         if not prev.strip() or prev[:1] in (" ", "\t"):
             if prev.strip():
                 excerpt.insert(0, row)

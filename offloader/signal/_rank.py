@@ -177,15 +177,19 @@ _NAME_HINT = re.compile(r"[/\\]|\.[a-z]")
 _SYSTEM_MESSAGE = re.compile(r"\((DEBUG|INFO|WARNING|ERROR|SEVERE)/([0-9])\)")
 #: A name joined by hyphens or underscores, in lower case, with a failure word as one of its parts
 #: (``audit-failed-jobs``, ``error_handler``, ``max_errors``, ``on-failure``): a package, file, job or
-#: setting, not a report. Codes in capitals (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words. A versioned
+#: setting, not a report; so is COBOL's name in capitals joined by hyphens (``ERROR-CODES``). Codes in capitals
+#: joined by underscores (``ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL``) stay words. A versioned
 #: symbol (``error@GLIBC_2.2.5`` in ``readelf -r``, ``err@@GLIBC_2.2.5``) is a function's name too.
 _FAILURE_WORD_PART = r"(?:errors?|fail(?:ed|ures?|ing|s)?)"
+_FAILURE_WORD_CAPS = r"(?:ERRORS?|FAIL(?:ED|URES?|ING|S)?)"
 _FAILURE_NAME = re.compile(
     rf"\b[a-z0-9]+(?:[-_][a-z0-9]+)*[-_]{_FAILURE_WORD_PART}\b(?:[-_][a-z0-9]+)*"
     # a dotted name's last part: a queue's ``currency.failed``, a webhook event's ``charge.failed``
     rf"|\b[a-z][a-z0-9_]*\.{_FAILURE_WORD_PART}\b(?![.-]?[a-z0-9])"
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
+    # COBOL's names, in capitals joined by hyphens (``ERROR-CODES LOADED``, ``WS-FAILED-COUNT``)
+    rf"|\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-{_FAILURE_WORD_CAPS}\b(?:-[A-Z0-9]+)*|\b{_FAILURE_WORD_CAPS}(?:-[A-Z][A-Z0-9]*)+\b"
 )
 #: A number that counts no errors: one a word relates to an error (``retry attempt 2 after error:``, ``step 3 of
 #: failures``), and one other than 1 before a noun in the singular, which names what it numbers (``RFC 7807
@@ -510,7 +514,9 @@ def weights(
         cleaned = _PARAMETRIZED_ID.sub(r"\1", cleaned)
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
-    if ("err" in cleaned or "fail" in cleaned) and ("-" in cleaned or "_" in cleaned or "." in cleaned):  # (each match)
+    if ("err" in cleaned or "fail" in cleaned or "ERR" in cleaned or "FAIL" in cleaned) and (
+        "-" in cleaned or "_" in cleaned or "." in cleaned
+    ):  # (what each match holds)
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if ": " in cleaned and "(" in cleaned and ("err" in cleaned or "fail" in cleaned or "xception" in cleaned):
         cleaned = _TYPED_PARAMETER.sub(" ", cleaned)
