@@ -242,6 +242,8 @@ editorconfig-checker 2.3.51 and taplo 0.9.3 from PyPI (binary wheels, installed 
 their own under ``/tmp/offloader-corpus-venvs/u94-ci``), and @commitlint/cli 21.2.4 with @commitlint/config-conventional
 21.3.0 from the npm registry (installed once under ``/tmp/u94-tools``, npm cache ``/tmp/u94-npm-cache``), with Node.js
 20 and git, for unseen-94.
+Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
+installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -299,6 +301,7 @@ import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
+import cases_unseen_ninetyseventh  # noqa: F401
 import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
 import cases_unseen_ops  # noqa: F401
