@@ -246,6 +246,8 @@ PHP 8.2 with PHP_CodeSniffer 3.7 and PHPUnit 9.6 (Debian ``php-cli``, ``php-code
 no Packagist), for unseen-95.
 GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``, ``libaunit22-dev``, ``gnucobol``;
 offline), with make and coreutils' stdbuf, for unseen-96.
+Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
+installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -304,6 +306,7 @@ import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
+import cases_unseen_ninetyseventh  # noqa: F401
 import cases_unseen_ninetysixth  # noqa: F401
 import cases_unseen_ninetythird  # noqa: F401
 import cases_unseen_ninth  # noqa: F401
