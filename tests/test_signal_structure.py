@@ -2136,6 +2136,38 @@ def test_msbuilds_closing_line_is_a_verdict() -> None:
     assert CLEAN_VERDICT.search("Build succeeded.") and weights("Build succeeded.")[1] > 0
 
 
+def test_a_php_uncaught_exception_brings_where_it_was_thrown() -> None:
+    lines = [f"[ledger-close] pay_{i:06d} settled amount={i % 400}.31 attempt={i % 3 + 1}" for i in range(300)]
+    lines[200:200] = [
+        "PHP Fatal error:  Uncaught DomainException: ledger 2026-01 out of balance in /src/Ledger/Balance.php:12",
+        "Stack trace:",
+        "#0 /src/Ledger/Closer.php(22): Payments\\Ledger\\Balance->assertBalanced()",
+        "#1 /src/bin/job.php(23): Payments\\Ledger\\Closer->close()",
+        "#2 {main}",
+        "  thrown in /src/Ledger/Balance.php on line 12",
+    ]
+    assert context_of(lines, 201)[:2] == [203, 206]
+
+
+def test_the_line_naming_a_report_may_sit_over_a_rule() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [
+            "",
+            f"FILE: src/Module{i:02d}/Handler.php",
+            "-" * 70,
+            "FOUND 0 ERRORS AND 2 WARNINGS AFFECTING 2 LINES",
+        ]
+    lines[-1] = "FOUND 1 ERROR AFFECTING 1 LINE"
+    assert context_of(lines, len(lines))[0] == len(lines) - 2
+
+
+def test_cobols_names_in_capitals_are_names() -> None:
+    assert weights("ERROR-CODES LOADED, RETRYABLE: 00020")[0] == 0
+    assert weights("FAILED-PAYMENTS DONE: 00020")[0] == 0
+    assert weights("ERROR: ERROR-CODES table missing")[0] >= 3  # the level still reads
+
+
 def test_no_prior_puts_a_multibyte_character_in_a_class() -> None:
     # Hyperscan matches bytes: ``[✕✖]`` would be a class of single bytes, never the character
     classes = [c for p in PRIORS for c in re.findall(r"\[[^\]]*\]", p.pattern) if not c.isascii()]
