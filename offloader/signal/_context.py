@@ -88,8 +88,6 @@ _SECTION_MARKER = re.compile(r"==> \S.* <==|==? [^\s=][^=\n]{0,160}")
 SECTION_REACH = 262_144
 #: The first section's header is looked for in this many first bytes before any other is looked for.
 SECTION_HEAD = 4096
-#: A line drawn across: dashes, equals signs or underscores alone.
-_RULE = re.compile(r"[-=_]{8,}[ \t\r]*")
 #: PHP's stack trace under an uncaught exception: its frames (``#0 /src/x.php(22): f()``, ``#3 {main}``), the line
 #: that ends it, and how many lines down that line is looked for.
 _PHP_FRAME = re.compile(r"[ \t]*(PHP +)?#[0-9]+ ")
@@ -136,13 +134,11 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
     the caret, location or got/want lines after a failure or summary line, or the lines that
     go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
-    if (
-        unit.context
-        or unit.kind == "warn"
-        or (unit.kind == "novel" and passed_after_leader(text_of(scan, (unit.start, unit.end))))
-    ):
-        return  # (a step's pass verdict says all: ``ruff format.......Passed``)
+    if unit.context or unit.kind == "warn":
+        return
     text = text_of(scan, (unit.start, unit.end))
+    if unit.kind == "novel" and passed_after_leader(text):
+        return  # a step's pass verdict says all: ``ruff format.......Passed``
     label = _label(scan, unit)
     framed = False  # the last frame before an exception line was added
     header = ""  # that frame's header line
@@ -185,7 +181,6 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_php_stack_end(scan, unit)
     if unit.failure:
         _add_section_marker(scan, unit)
-    if unit.failure:
         _add_unit_output(scan, unit, text)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
@@ -220,10 +215,11 @@ def _add_section_marker(scan: Scan, unit: Unit) -> None:
     (``tail``'s ``==> logs/refunds_worker.log <==``, a loop's ``== batches/batch_07.json``): which file or item
     failed, maybe hundreds of lines up. A banner (``==== FAILURES ====``) ends the search, and an output whose
     start has no such line has no sections."""
-    if scan.data[:2] != b"==" and scan.data.find(b"\n==", 0, min(scan.size, SECTION_HEAD)) < 0:
+    opens = scan.data[:2] == b"=="
+    if not opens and scan.data.find(b"\n==", 0, min(scan.size, SECTION_HEAD)) < 0:
         return  # sections start with the output (the first file's or item's header): none here
     at = scan.data.rfind(b"\n==", max(0, unit.start - SECTION_REACH), unit.start)
-    start = at + 1 if at >= 0 else (0 if scan.data[:2] == b"==" and unit.start > 0 else -1)
+    start = at + 1 if at >= 0 else (0 if opens and unit.start > 0 else -1)
     if start < 0:
         return
     end = scan.data.find(b"\n", start, unit.start)
