@@ -74,6 +74,19 @@ _COLUMN_RULES = re.compile(r"[ \t]*[-=]{2,}([ \t]+[-=]{2,}|[ \t]*\+[-=]{2,})+[ \
 #: A line its writer labels a warning (``WARNING: ...``, ``[warn] ...``, ``npm WARN ...``, a page's
 #: ``console.warn: ...``): what it says about a failure is a warning, not failure evidence.
 _WARNING_LABEL = re.compile(r"[ \t]*(\[?(warn|warning)\]?:?[ \t]|console\.warn:|npm WARN\b|W: )", re.IGNORECASE)
+#: What a container or sandbox says about itself while a command runs in it, not what the command did: an
+#: interactive bash finds no terminal (``bash: cannot set terminal process group (1): Inappropriate ioctl for
+#: device``); while a package installs, Debian's maintainer scripts find no init system to start a service with
+#: (``invoke-rc.d: could not determine current runlevel``, ``invoke-rc.d: policy-rc.d denied execution of
+#: start.``), debconf no terminal for its dialogs (``debconf: unable to initialize frontend: Dialog`` and the
+#: reason in brackets under it), needrestart no kernel or microcode to inspect (``Failed to retrieve available
+#: kernel versions.``). Shown, no outcome.
+_SANDBOX_NOTICE = re.compile(
+    r"[ \t]*(invoke-rc\.d: (could not determine current runlevel|policy-rc\.d denied execution of )"
+    r"|bash: cannot set terminal process group \(-?[0-9]+\): Inappropriate ioctl for device"
+    r"|debconf: (unable to initialize frontend: |\(|falling back to frontend: |delaying package configuration)"
+    r"|Failed to (retrieve available kernel versions|check for processor microcode upgrades)\.?[ \t]*\r?$)"
+)
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
 NOVELTY_BYTES = 256 * 1024
 #: Up to this many one-off lines are located by ``list.index`` (C), beyond by one Python pass.
@@ -337,8 +350,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.failure = False
         if _SOURCE_GUTTER.match(text):  # quoted source
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
-        if unit.failure and _WARNING_LABEL.match(text):  # a warning that words a failure: shown, not the outcome
-            unit.failure = False
+        if unit.failure and (_WARNING_LABEL.match(text) or _SANDBOX_NOTICE.match(text)):
+            unit.failure = False  # a warning that words a failure, a sandbox's notice: shown, not the outcome
         if unit.failure and _COLUMN_RULES.fullmatch(neighbours(scan, start, end)[1]):  # a table's column headers
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if ignored and (lineno in ignored or not ignored.isdisjoint(range(lineno + 1, lineno + 1 + IGNORED_REACH))):
