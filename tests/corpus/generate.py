@@ -248,6 +248,8 @@ GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``
 offline), with make and coreutils' stdbuf, for unseen-96.
 Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
+pdflatex, latexmk, BibTeX, biber, ChkTeX and lacheck (Debian ``texlive-latex-base``, ``texlive-latex-recommended``,
+``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``chktex``, ``lacheck``; offline) for unseen-98.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -302,6 +304,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
+import cases_unseen_ninetyeighth  # noqa: F401
 import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
