@@ -248,6 +248,8 @@ GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``
 offline), with make and coreutils' stdbuf, for unseen-96.
 Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
+SBCL 2.2.9 with ASDF and FiveAM, Racket 8.7 with rackunit and SWI-Prolog 9.0.4 (Debian ``sbcl``, ``cl-fiveam``,
+``racket``, ``swi-prolog-nox``; offline, no Quicklisp or package catalog reached), for unseen-100.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -299,6 +301,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
