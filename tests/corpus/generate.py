@@ -250,6 +250,8 @@ Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` 
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
 pdflatex, latexmk, BibTeX, biber, ChkTeX and lacheck (Debian ``texlive-latex-base``, ``texlive-latex-recommended``,
 ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``chktex``, ``lacheck``; offline) for unseen-98.
+SBCL 2.2.9 with ASDF and FiveAM, Racket 8.7 with rackunit and SWI-Prolog 9.0.4 (Debian ``sbcl``, ``cl-fiveam``,
+``racket``, ``swi-prolog-nox``; offline, no Quicklisp or package catalog reached), for unseen-100.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -301,6 +303,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
