@@ -134,9 +134,13 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
     the caret, location or got/want lines after a failure or summary line, or the lines that
     go on under its label (``npm error ...``, ``[ERROR] ...``, ``E   ...``: one report)."""
-    if unit.context or unit.kind == "warn":
+    if unit.context:
         return
     text = text_of(scan, (unit.start, unit.end))
+    if unit.kind == "warn":  # a warning's heading brings the message it introduces (SBCL's ``; caught WARNING:``)
+        if text.rstrip().endswith(":"):
+            unit.context.extend((unit.lineno + ahead, *bounds) for ahead, bounds, _ in lines_after(scan, unit.end, 1))
+        return
     if unit.kind == "novel" and passed_after_leader(text):
         return  # a step's pass verdict says all: ``ruff format.......Passed``
     label = _label(scan, unit)

@@ -250,6 +250,9 @@ PRIORS: tuple[Prior, ...] = (
     ),
     Prior(_RAISED, "fail", 3.0, caseless=False),
     Prior(_RUBY_RAISED, "fail", 3.0, caseless=False),
+    # a runtime's word that nobody handled what was raised: .NET's ``Unhandled exception. System.Invalid...``,
+    # SBCL's ``Unhandled SIMPLE-ERROR in thread #<SB-THREAD:THREAD "main thread" RUNNING``
+    Prior(r"^[ \t]*Unhandled ([Ee]xception[.:]|[^\n]{0,120}[ \t]in thread #<)", "fail", 3.0, caseless=False),
     # an exception's name starting its line, not a file named after one (mcs's ``FailedPaymentException.cs(22,25):
     # warning CS0618: ...``)
     Prior(
