@@ -252,6 +252,8 @@ pdflatex, latexmk, BibTeX, biber, ChkTeX and lacheck (Debian ``texlive-latex-bas
 ``texlive-bibtex-extra``, ``biber``, ``latexmk``, ``chktex``, ``lacheck``; offline) for unseen-98.
 SBCL 2.2.9 with ASDF and FiveAM, Racket 8.7 with rackunit and SWI-Prolog 9.0.4 (Debian ``sbcl``, ``cl-fiveam``,
 ``racket``, ``swi-prolog-nox``; offline, no Quicklisp or package catalog reached), for unseen-100.
+dbt-core 1.10 with dbt-duckdb 1.9 and sqlfluff 4.5 from PyPI (a venv of their own; offline at run time, a local DuckDB
+file), for unseen-103.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -304,6 +306,7 @@ import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
+import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
