@@ -248,6 +248,8 @@ GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``
 offline), with make and coreutils' stdbuf, for unseen-96.
 Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
+autoconf, automake, libtool, pkg-config, gcc and make (Debian ``autoconf``, ``automake``, ``libtool``, ``pkgconf``,
+``gcc``, ``make``; offline, already on the machine) for unseen-99.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -305,6 +307,7 @@ import cases_unseen_ninetieth  # noqa: F401
 import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
+import cases_unseen_ninetyninth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
 import cases_unseen_ninetyseventh  # noqa: F401
 import cases_unseen_ninetysixth  # noqa: F401
