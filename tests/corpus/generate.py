@@ -254,6 +254,8 @@ SBCL 2.2.9 with ASDF and FiveAM, Racket 8.7 with rackunit and SWI-Prolog 9.0.4 (
 ``racket``, ``swi-prolog-nox``; offline, no Quicklisp or package catalog reached), for unseen-100.
 dbt-core 1.10 with dbt-duckdb 1.9 and sqlfluff 4.5 from PyPI (a venv of their own; offline at run time, a local DuckDB
 file), for unseen-103.
+autoconf, automake, libtool, pkg-config, gcc and make (Debian ``autoconf``, ``automake``, ``libtool``, ``pkgconf``,
+``gcc``, ``make``; offline, already on the machine) for unseen-99.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -314,6 +316,7 @@ import cases_unseen_ninetyeighth  # noqa: F401
 import cases_unseen_ninetyfifth  # noqa: F401
 import cases_unseen_ninetyfirst  # noqa: F401
 import cases_unseen_ninetyfourth  # noqa: F401
+import cases_unseen_ninetyninth  # noqa: F401
 import cases_unseen_ninetysecond  # noqa: F401
 import cases_unseen_ninetyseventh  # noqa: F401
 import cases_unseen_ninetysixth  # noqa: F401
