@@ -248,6 +248,8 @@ GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``
 offline), with make and coreutils' stdbuf, for unseen-96.
 Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
+dask[distributed] 2026.11.0, joblib 1.6.0 and loky 3.7.0 from PyPI (installed once into a virtual environment of their
+own under ``/tmp/offloader-corpus-venvs/u101-par``; run offline), for unseen-101.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -299,6 +301,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
