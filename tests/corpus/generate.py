@@ -256,6 +256,8 @@ dbt-core 1.10 with dbt-duckdb 1.9 and sqlfluff 4.5 from PyPI (a venv of their ow
 file), for unseen-103.
 autoconf, automake, libtool, pkg-config, gcc and make (Debian ``autoconf``, ``automake``, ``libtool``, ``pkgconf``,
 ``gcc``, ``make``; offline, already on the machine) for unseen-99.
+dask[distributed] 2026.11.0, joblib 1.6.0 and loky 3.7.0 from PyPI (installed once into a virtual environment of their
+own under ``/tmp/offloader-corpus-venvs/u101-par``; run offline), for unseen-101.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -307,6 +309,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
