@@ -498,6 +498,14 @@ def test_a_programs_own_diagnostic_naming_a_mismatch_is_failure_evidence() -> No
     assert read_signal("\n".join(lines) + "\n").failing  # the loop's last run worked: no exit status
 
 
+def test_a_programs_line_that_names_a_problem_only_in_an_option_is_no_diagnostic() -> None:
+    lines = [f"autoreconf: configure.ac: tracing failed_payments_{i:03d}" for i in range(300)]
+    lines.insert(140, "autoreconf: running: automake --add-missing --copy --force-missing")
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines.insert(141, "automake: error: cannot open < Makefile.am: No such file or directory")
+    assert read_signal("\n".join(lines) + "\n").failing
+
+
 def _pre_commit_run(hooks: list[tuple[str, str]]) -> list[str]:
     """A pre-commit run's lines: each hook's name and verdict, then 40 lines of what it printed."""
     lines: list[str] = []
@@ -1884,6 +1892,7 @@ def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
         "retry_workers: 900 retries, 150 failed jobs recorded, all 4 workers joined, 0 jobs lost",
         "report: 1800 failed jobs listed, 450 with ValueError, report written",
         "read 60000 failed payments",
+        "2026-01-01 09:00:00,000 INFO retry_queue: 1200 failed payment retries to schedule (error_events since 00:00)",
     ):
         assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
     assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing
@@ -2107,6 +2116,46 @@ def test_a_failure_brings_the_header_of_its_section_far_above() -> None:
             "OSError: [Errno 28]",
         ]
         assert 201 in context_of(lines, 343), header  # the exception line's section starts at line 201
+
+
+def test_a_line_that_words_a_failure_brings_the_header_of_its_section() -> None:
+    lines = []
+    for i in range(80):  # sqlfluff: every file fails its layout rules, one has a parse error
+        lines += [f"== [models/marts/fct_{i:02d}_exception_report.sql] FAIL"]
+        lines += [f"L:   {n} | P:   1 | LT09 | Select targets should be on a new line." for n in range(1, 5)]
+    lines[205:205] = [  # at the end of the 41st file's section (its header: line 201)
+        "L:   4 | P:  25 |  PRS | Line 4, Position 25: Found unparsable section: 'and and",
+        "                       | e.severity = 1'. Expected: Nothing here. Found",
+        "                       | <WordSegment: ([L:  4, P: 25]) 'and'>",
+    ]
+    assert 201 in context_of(lines, 207)
+
+
+def test_many_lines_counting_failed_items_are_data() -> None:
+    rows = [f"{c:<10} {r:<22} {1500 + i} failed payments" for i, (c, r) in enumerate(_COMPANY_REASONS)]
+    lines = ["aggregating 60000 error events by company and reason", *rows, "done in 4.2 s"]
+    assert not read_signal("\n".join(lines) + "\n").failing
+    assert read_signal("\n".join([*lines[:4], *lines[-1:]]) + "\n").failing  # three such lines: the run's own
+
+
+def test_many_lines_counting_failed_units_of_the_run_are_its_failures() -> None:
+    lines = [f"suite {c}: {i % 3 + 1} failed tests, 40 passed" for i, c in enumerate("abcdefghij")]
+    assert read_signal("\n".join([*lines, "done"]) + "\n").failing
+
+
+_COMPANY_REASONS = [
+    (company, reason)
+    for company in ("acme", "globex", "hooli", "initech", "umbrella")
+    for reason in ("card_declined", "expired_card", "insufficient_funds", "processing_error")
+]
+
+
+def test_a_loggers_warning_that_words_a_failure_is_no_failure_evidence() -> None:
+    lines = [f"2026-01-01 09:00:{i % 60:02d},000 INFO payments: settled INV-{i:05d}" for i in range(300)]
+    lines[150] = "2026-01-01 09:00:30,000 WARNING payments: failed payment INV-00150 written off: retry_error"
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines[150] = "2026-01-01 09:00:30,000 ERROR payments: failed payment INV-00150 written off: retry_error"
+    assert read_signal("\n".join(lines) + "\n").failing
 
 
 def test_a_banner_between_a_failure_and_a_header_ends_the_search() -> None:

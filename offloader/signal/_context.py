@@ -183,8 +183,9 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_required_from_here(scan, unit)
     if "Uncaught " in text:
         _add_php_stack_end(scan, unit)
-    if unit.failure:
+    if unit.failure or unit.kind == "fail":  # failure evidence, or a line that words a failure
         _add_section_marker(scan, unit)
+    if unit.failure:
         _add_unit_output(scan, unit, text)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented

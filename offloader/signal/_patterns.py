@@ -201,8 +201,9 @@ _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``
 PROGRAM_NAME = re.compile(_PROGRAM)
 TOOL_DIAGNOSTIC = Prior(
     # a message that starts with its level (``tar: Error is not recoverable: exiting now``), or names the problem
-    # (``mlr: mlr: CSV header/data length mismatch 10 != 11 at filename ...``)
-    rf"^{_PROGRAM}(?i:(error|fatal)\b|.*\b(cannot|can't|could not|couldn't|unable to|failed to|"
+    # (``mlr: mlr: CSV header/data length mismatch 10 != 11 at filename ...``), not an option that names one
+    # (``autoreconf: running: automake --add-missing --copy --force-missing``)
+    rf"^{_PROGRAM}(?i:(error|fatal)\b|(.*[^\w-])?(cannot|can't|could not|couldn't|unable to|failed to|"
     r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
     r"timed out|requires|missing|undefined|mismatch(ed|es)?|malformed|incompatible|unexpected)\b)",
     "fail",
@@ -436,6 +437,8 @@ HEALTHY = re.compile(
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
     r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
     r"listed|exported|archived|stored|saved|written|loaded|collected|imported|logged)\b"
+    # failed items waiting for what the run will do with them (``1200 failed payment retries to schedule``)
+    r"|\b[0-9][0-9,]* failed( [a-z]+){1,2} to [a-z]{3,}\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration
     r"|(?<![\w-])--[a-z][\w-]*[= ](error|err|fatal|critical|crit)\b"
 )

@@ -72,8 +72,13 @@ TEMPLATE_CHARS = 400
 #: sqlite3's ``.mode column`` header ``error   failed  avg_retries``): the line above names columns, not failures.
 _COLUMN_RULES = re.compile(r"[ \t]*[-=]{2,}([ \t]+[-=]{2,}|[ \t]*\+[-=]{2,})+[ \t]*\r?")
 #: A line its writer labels a warning (``WARNING: ...``, ``[warn] ...``, ``npm WARN ...``, a page's
-#: ``console.warn: ...``): what it says about a failure is a warning, not failure evidence.
-_WARNING_LABEL = re.compile(r"[ \t]*(\[?(warn|warning)\]?:?[ \t]|console\.warn:|npm WARN\b|W: )", re.IGNORECASE)
+#: ``console.warn: ...``, a logger's ``2026-01-01 09:00:00,000 WARNING payments: ...``): what it says about a
+#: failure is a warning, not failure evidence.
+_WARNING_LABEL = re.compile(
+    r"[ \t]*(\[?([0-9]{4}-[0-9]{2}-[0-9]{2}[T ])?[0-9]{2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
+    r"[ \t]+)?(\[?(warn|warning)\]?:?[ \t]|console\.warn:|npm WARN\b|W: )",
+    re.IGNORECASE,
+)
 #: What a container or sandbox says about itself while a command runs in it, not what the command did: an
 #: interactive bash finds no terminal (``bash: cannot set terminal process group (1): Inappropriate ioctl for
 #: device``); while a package installs, Debian's maintainer scripts find no init system to start a service with
@@ -87,6 +92,16 @@ _SANDBOX_NOTICE = re.compile(
     r"|debconf: (unable to initialize frontend: |\(|falling back to frontend: |delaying package configuration)"
     r"|Failed to (retrieve available kernel versions|check for processor microcode upgrades)\.?[ \t]*\r?$)"
 )
+#: A count of failed items (``1500 failed payments``): when many lines count failed items of one noun (a table's
+#: rows, a report's groups), they are the data the run reports. A run counts its own failures once, or once per
+#: unit of its own (:data:`_RUN_UNITS`: its tests, jobs, files), and says it with a failure word besides.
+_COUNTED_FAILED_ITEMS = re.compile(r"(?:^|[^\w.:/])[0-9][0-9,]* failed ([a-z]+)")
+_RUN_UNITS = frozenset(
+    {
+        "test", "spec", "check", "suite", "case", "scenario", "assertion", "example", "step", "task", "job", "build",
+        "target", "file", "hook", "package", "module", "crate", "service", "host", "node", "pod", "run", "stage",
+    }
+)  # fmt: skip
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
 NOVELTY_BYTES = 256 * 1024
 #: Up to this many one-off lines are located by ``list.index`` (C), beyond by one Python pass.
@@ -312,6 +327,7 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
     verdict = _closing_verdict(rows, row_weights, scan.lines)
     unit_failed = _last_failed_verdict(rows, row_weights, verdict) if verdict else 0
     ignored = {r[0] for r in rows if _IGNORED.search(r[4])}
+    reported = _counted_item_rows(rows, row_weights)
     manual = manual_span(scan.data, scan.size)  # a rendered manual page: documentation, not a report
     head = bytes(scan.data[: max(SOURCE_REACH, MARKDOWN_REACH)])
     # a file's text or a help document, not a run's report
@@ -347,6 +363,8 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
         elif unit.kind == "novel" and text[:1] in "=-*#~_" and _BANNER.fullmatch(text):
             unit.score += BANNER_BONUS
         if unit_failed < lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
+            unit.failure = False
+        if unit.failure and lineno in reported:  # one of many counts of failed items: data
             unit.failure = False
         if _SOURCE_GUTTER.match(text):  # quoted source
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
@@ -508,6 +526,20 @@ def _last_failed_verdict(
         if fail >= COUNTED_FAILURE and FAILED_VERDICT.search(text):
             last = lineno
     return last
+
+
+def _counted_item_rows(
+    rows: list[tuple[int, int, int, int, str]], levels: list[tuple[float, float, float, float]]
+) -> set[int]:
+    """The lines that count failed items of a noun that REPEATED lines or more count, without a failure word
+    (see :data:`_COUNTED_FAILED_ITEMS`)."""
+    by_noun: dict[str, list[int]] = {}
+    for (lineno, _, _, _, text), (fail, summary, _, _) in zip(rows, levels, strict=True):
+        if summary and fail < FAILURE_WEIGHT and " failed " in text:
+            for match in _COUNTED_FAILED_ITEMS.finditer(text):
+                if (noun := match.group(1).removesuffix("s")) not in _RUN_UNITS:
+                    by_noun.setdefault(noun, []).append(lineno)
+    return {lineno for lines in by_noun.values() if len(set(lines)) >= REPEATED for lineno in lines}
 
 
 def weights(
