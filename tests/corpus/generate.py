@@ -248,6 +248,8 @@ GNAT 12 with gprbuild and AUnit, and GnuCOBOL 3.1 (Debian ``gnat``, ``gprbuild``
 offline), with make and coreutils' stdbuf, for unseen-96.
 Prometheus' promtool 2.42 and Alertmanager's amtool 0.25 (Debian ``prometheus`` and ``prometheus-alertmanager``,
 installed with ``--no-install-recommends``; no daemon is started) for unseen-97.
+rsync, borgbackup 1.2, restic 0.14, rclone 1.60, tar, cpio and faketime (Debian ``rsync``, ``borgbackup``,
+``restic``, ``rclone``, ``cpio``, ``faketime``; local repositories only), with util-linux's setpriv, for unseen-102.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -299,6 +301,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
