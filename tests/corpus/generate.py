@@ -258,6 +258,8 @@ autoconf, automake, libtool, pkg-config, gcc and make (Debian ``autoconf``, ``au
 ``gcc``, ``make``; offline, already on the machine) for unseen-99.
 dask[distributed] 2026.11.0, joblib 1.6.0 and loky 3.7.0 from PyPI (installed once into a virtual environment of their
 own under ``/tmp/offloader-corpus-venvs/u101-par``; run offline), for unseen-101.
+rsync, borgbackup 1.2, restic 0.14, rclone 1.60, tar, cpio and faketime (Debian ``rsync``, ``borgbackup``,
+``restic``, ``rclone``, ``cpio``, ``faketime``; local repositories only), with util-linux's setpriv, for unseen-102.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -310,6 +312,7 @@ import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
+import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
