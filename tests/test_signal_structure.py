@@ -1131,6 +1131,13 @@ def test_a_raw_docstring_or_a_comment_over_a_docstring_or_an_import_starts_a_sou
         assert not read_signal(start + "\n" + body).failing, start
 
 
+def test_a_bundles_wrapper_perls_version_or_rubys_magic_comment_starts_a_source_file() -> None:
+    body = "\n".join(_SOURCE_BODY) + "\n"
+    for start in ("(function (root, factory) {", "!function(e){", "require 5.004;", "# frozen_string_literal: true"):
+        assert not read_signal(start + "\n" + body).failing, start
+    assert read_signal("(failed: 3 of 40 entries)\n" + body).failing  # a bracket alone starts no source
+
+
 def test_a_return_of_a_string_is_code() -> None:
     for statement in ('            return "error", "E", "ERROR"', "    return 'failed';"):
         assert not read_signal(_among_log_lines([statement])).failing, statement

@@ -66,6 +66,10 @@ _SOURCE_START = re.compile(
     rb"|package[ \t]+[\w.:]+[ \t]*;?\r?$|#include\b|#pragma\b|#ifndef\b|<\?php\b|[\"']use strict[\"']|/\*|//"
     rb"|(?:const|let|var)[ \t]+[\w{}\[\], ]+=|use[ \t]+(?:strict|warnings|[0-9.]+)[ \t]*;|=(?:head[1-4]|pod)\b"
     rb"|/lib(?:64|32|x32)?/ld-[\w.-]+\.so(?:\.[0-9]+)*[ \t]*\r?$"
+    # a script wrapped in a function it calls at once (a UMD bundle's ``(function (root, factory) {``), Perl's
+    # ``require 5.004;``, Ruby's ``# frozen_string_literal: true`` and a coding comment
+    rb"|[(!](?:async[ \t]*)?function\b|require[ \t]+v?[0-9][0-9._]*[ \t]*;"
+    rb"|#[ \t]*(?:frozen_string_literal|(?:-\*-[ \t]*)?(?:en)?coding)[ \t]*[:=]"
 )
 _COMMENT = re.compile(rb"#(?:[ \t#!]|$)")
 #: A line number in front of a file's line: ``cat -n`` (``     1\t``), a Read tool (``     1→``).
