@@ -262,6 +262,9 @@ rsync, borgbackup 1.2, restic 0.14, rclone 1.60, tar, cpio and faketime (Debian 
 ``restic``, ``rclone``, ``cpio``, ``faketime``; local repositories only), with util-linux's setpriv, for unseen-102.
 GNU Octave 7.3 with its ``test`` and ``runtests``, gnuplot, maxima and bc (Debian ``octave``, ``gnuplot-nox``,
 ``maxima``, ``bc``; installed with ``--no-install-recommends``; offline) for unseen-104.
+Kotlin 1.3 (kotlinc, kotlin), Scala 2.11 (scalac, scala), Groovy 2.4 and Clojure 1.11 with OpenJDK 17 (Debian
+``kotlin``, ``scala``, ``groovy``, ``clojure``, ``default-jdk-headless``; offline, no Maven, Gradle or sbt) for
+unseen-105.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -313,6 +316,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
