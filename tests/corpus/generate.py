@@ -265,6 +265,8 @@ GNU Octave 7.3 with its ``test`` and ``runtests``, gnuplot, maxima and bc (Debia
 Kotlin 1.3 (kotlinc, kotlin), Scala 2.11 (scalac, scala), Groovy 2.4 and Clojure 1.11 with OpenJDK 17 (Debian
 ``kotlin``, ``scala``, ``groovy``, ``clojure``, ``default-jdk-headless``; offline, no Maven, Gradle or sbt) for
 unseen-105.
+GnuPG with gpgv, coreutils' checksum tools, OpenSSL, minisign and signify (Debian ``gnupg``, ``gpgv``, ``coreutils``,
+``openssl``, ``minisign``, ``signify-openbsd``; keys and certificates made offline in each scenario), for unseen-109.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -319,6 +321,7 @@ import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
+import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
