@@ -267,6 +267,8 @@ Kotlin 1.3 (kotlinc, kotlin), Scala 2.11 (scalac, scala), Groovy 2.4 and Clojure
 unseen-105.
 GnuPG with gpgv, coreutils' checksum tools, OpenSSL, minisign and signify (Debian ``gnupg``, ``gpgv``, ``coreutils``,
 ``openssl``, ``minisign``, ``signify-openbsd``; keys and certificates made offline in each scenario), for unseen-109.
+SCons 4.4, Meson 1.0 and ninja 1.11 with gcc (Debian ``scons``, ``meson``, ``ninja-build``, ``gcc``; offline, C
+projects generated in the scenario's folder) for unseen-107.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -323,6 +325,7 @@ import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
+import cases_unseen_hundredseventh  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
