@@ -260,6 +260,8 @@ dask[distributed] 2026.11.0, joblib 1.6.0 and loky 3.7.0 from PyPI (installed on
 own under ``/tmp/offloader-corpus-venvs/u101-par``; run offline), for unseen-101.
 rsync, borgbackup 1.2, restic 0.14, rclone 1.60, tar, cpio and faketime (Debian ``rsync``, ``borgbackup``,
 ``restic``, ``rclone``, ``cpio``, ``faketime``; local repositories only), with util-linux's setpriv, for unseen-102.
+xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltproc``, ``xmlstarlet``, ``jing``,
+``make``, with a Java runtime; every schema local, offline) for unseen-108.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -311,6 +313,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
