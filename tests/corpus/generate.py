@@ -269,6 +269,8 @@ GnuPG with gpgv, coreutils' checksum tools, OpenSSL, minisign and signify (Debia
 ``openssl``, ``minisign``, ``signify-openbsd``; keys and certificates made offline in each scenario), for unseen-109.
 SCons 4.4, Meson 1.0 and ninja 1.11 with gcc (Debian ``scons``, ``meson``, ``ninja-build``, ``gcc``; offline, C
 projects generated in the scenario's folder) for unseen-107.
+xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltproc``, ``xmlstarlet``, ``jing``,
+``make``, with a Java runtime; every schema local, offline) for unseen-108.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -320,6 +322,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
