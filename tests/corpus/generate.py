@@ -260,6 +260,9 @@ dask[distributed] 2026.11.0, joblib 1.6.0 and loky 3.7.0 from PyPI (installed on
 own under ``/tmp/offloader-corpus-venvs/u101-par``; run offline), for unseen-101.
 rsync, borgbackup 1.2, restic 0.14, rclone 1.60, tar, cpio and faketime (Debian ``rsync``, ``borgbackup``,
 ``restic``, ``rclone``, ``cpio``, ``faketime``; local repositories only), with util-linux's setpriv, for unseen-102.
+cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
+include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
+``iwyu``), with clang, gcc and make, offline, for unseen-106.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -313,6 +316,7 @@ import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
+import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
