@@ -271,6 +271,9 @@ SCons 4.4, Meson 1.0 and ninja 1.11 with gcc (Debian ``scons``, ``meson``, ``nin
 projects generated in the scenario's folder) for unseen-107.
 xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltproc``, ``xmlstarlet``, ``jing``,
 ``make``, with a Java runtime; every schema local, offline) for unseen-108.
+cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
+include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
+``iwyu``), with clang, gcc and make, offline, for unseen-106.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -329,6 +332,7 @@ import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventh  # noqa: F401
+import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
