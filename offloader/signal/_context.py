@@ -19,6 +19,10 @@ from ._vcs import diff_file_above
 
 __all__ = ["attach_context"]
 
+#: The file a located diagnostic is about (``invoices/inv-0251.xml`` of ``invoices/inv-0251.xml:34: ...``).
+_LOCATED_FILE = re.compile(r"([^\s:]+\.\w+):[0-9]+[:,]")
+#: A word that says something failed.
+_FAILURE_WORD = re.compile(r"(?i)\b(fail(s|ed|ure|ing)?|errors?|invalid)\b")
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
 LABEL_CHARS = 24
 _FRAME_BEFORE = re.compile(r"^\s+(File \"|at |in |from )|^\s+\S.*\(.*:\d+(:\d+)?\)\s*$")
@@ -206,6 +210,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             between.append(row)
         else:
             break
+    if unit.failure and not followed:
+        _add_verdict_on_its_file(scan, unit, text)
     if text[:1] not in (" ", "\t") and not followed:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
         if unit.kind == "fail" and text.rstrip().endswith(":"):
@@ -213,6 +219,17 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_verdict_on_its_file(scan: Scan, unit: Unit, text: str) -> None:
+    """The line right under a located failure that words a failure of the same file: its verdict
+    (``invoices/inv-0251.xml fails to validate`` under ``invoices/inv-0251.xml:34: ... validity error : ...``)."""
+    located = _LOCATED_FILE.match(text)
+    if located is None:
+        return
+    for ahead, bounds, after in lines_after(scan, unit.end, 1):
+        if located.group(1) in after and _FAILURE_WORD.search(after):
+            unit.context.append((unit.lineno + ahead, *bounds))
 
 
 def _add_section_marker(scan: Scan, unit: Unit) -> None:

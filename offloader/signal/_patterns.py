@@ -47,7 +47,9 @@ __all__ = [
     "FAILURE_COUNT",
     "HEALTHY",
     "HEALTHY_WORDS",
+    "LEVEL_AT_LOCATION",
     "LOCATED",
+    "LOCATED_DIAGNOSTIC",
     "NOT_A_PROGRAM",
     "PRIORS",
     "PROGRAM_NAME",
@@ -152,7 +154,8 @@ _JSON_ERROR_FIELD = (
 _COUNT = rf"(^|[^\w:.]){_NUM}"
 _COUNTED_OUTCOMES = (
     rf"{_COUNT} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
-    r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed)\b"
+    r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed"
+    r"|bugs? (found|detected|reported))\b"
 )
 _OUTCOME_TALLIES = (
     r"\b(tests?|passed|failed|failures|errors|skipped|pass|fail|ok) ?[:=] ?[0-9]+\b"
@@ -199,16 +202,37 @@ _TOOL_VERDICTS = (
 _PROGRAM = r"[a-z][a-z0-9_+-]{1,30}(\.[a-z0-9]+)?(\[[0-9]+\])?: "  # ``iconv: ``, ``make[1]: ``, ``identify-im6.q16: ``
 #: A program's name starting a line, as it starts its own messages (``grep: x.db: binary file matches``).
 PROGRAM_NAME = re.compile(_PROGRAM)
+#: What a diagnostic names as its problem, after a program's name or a location.
+_DIAGNOSED_PROBLEM = (
+    r"cannot|can't|could not|couldn't|unable to|failed to|no such|not found|permission denied|not permitted|refused|"
+    r"illegal|invalid|corrupt(ed)?|unrecognized|timed out|requires|missing|undefined|mismatch(ed|es)?|malformed|"
+    r"incompatible|unexpected"
+)
 TOOL_DIAGNOSTIC = Prior(
     # a message that starts with its level (``tar: Error is not recoverable: exiting now``), or names the problem
     # (``mlr: mlr: CSV header/data length mismatch 10 != 11 at filename ...``), not an option that names one
     # (``autoreconf: running: automake --add-missing --copy --force-missing``)
-    rf"^{_PROGRAM}(?i:(error|fatal)\b|(.*[^\w-])?(cannot|can't|could not|couldn't|unable to|failed to|"
-    r"no such|not found|permission denied|not permitted|refused|illegal|invalid|corrupt(ed)?|unrecognized|"
-    r"timed out|requires|missing|undefined|mismatch(ed|es)?|malformed|incompatible|unexpected)\b)",
+    rf"^{_PROGRAM}(?i:(error|fatal)\b|(.*[^\w-])?({_DIAGNOSED_PROBLEM})\b)",
     "fail",
     3.0,
     caseless=False,
+)
+#: A location in front of a message, its file's name maybe already removed (see ``_rank.weights``), or gnuplot's
+#: quoted one (``"plots/06_daily.gp" line 6: unrecognized plot type``).
+_ANY_LOCATION = r"^([ \t]?[^\s:]*:[0-9]+(:[0-9]+)?|\"[^\"\n]+\",? line [0-9]+): "
+LOCATED_DIAGNOSTIC = Prior(
+    # a message at a location that names the problem (``plots/x.gp:6: unrecognized plot type``); not one that
+    # starts with its level (see :data:`LEVEL_AT_LOCATION`)
+    rf"{_ANY_LOCATION}(?i:([^\s].*[^\w-])?({_DIAGNOSED_PROBLEM})\b)",
+    "fail",
+    3.0,
+    caseless=False,
+)
+#: A level word, or a warning's class (``SyntaxWarning: invalid escape sequence``), right after a location.
+LEVEL_AT_LOCATION = re.compile(
+    rf"{_ANY_LOCATION}[ \t]*(\w*warning|warn|note|info|information|hint|help|debug|notice|remark|"
+    r"deprecated|tip)\b",
+    re.IGNORECASE,
 )
 #: A line that only says how the run ended: ``[exit status 1]``, ``Exit code: 2``, ``exited with code 1``.
 EXIT_STATUS_LINE = re.compile(
@@ -228,10 +252,11 @@ PRIORS: tuple[Prior, ...] = (
     # a label, not the last part of a dotted name (``Methods inherited from builtins.Exception:``), maybe with
     # its code (``error CS1002:`` of C# and MSBuild, ``error TS2322:``, MSVC's ``fatal error C1083:``) or where
     # (sqlite3's ``Parse error near line 3: no such column: refund_id``); a part of a ``::`` path
-    # (Rust's and C++'s ``core::panic::unwind_safe`` in a backtrace) is no label
+    # (Rust's and C++'s ``core::panic::unwind_safe`` in a backtrace) is no label; libxml2 puts a space before the
+    # colon (``catalog.xml:56: element product: validity error : Element product content does not follow ...``)
     Prior(
         r"(^|[^.:\w]|(^|[^:]):)(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
-        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+)?:([^:\n]|$)",
+        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+| \(([^()\n]|\([^()\n]*\))*\))? ?:([^:\n]|$)",
         "fail",
         3.0,
     ),
@@ -338,6 +363,18 @@ PRIORS: tuple[Prior, ...] = (
     # a program's own diagnostic, as Unix tools print them ("iconv: illegal input sequence at position
     # 725", "cp: cannot stat 'x': No such file or directory", "ln: failed to create symbolic link")
     TOOL_DIAGNOSTIC,
+    LOCATED_DIAGNOSTIC,
+    # a signature or checksum that does not verify (gpg's ``BAD signature from ...``, minisign's ``Signature
+    # verification failed``, ``openssl dgst``'s ``Verification failure``)
+    Prior(
+        r"BAD signature\b|^[ \t]*Verification [Ff]ailure\b"
+        r"|(?i:\b(signature|checksum|digest|certificate|integrity) verif(y|ication) fail(ed|ure)\b)",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
+    # a test runner's word that a test failed (Octave's ``!!!!! test failed``); not a test's name (``test_failed``)
+    Prior(r"(^|[^\w-])(tests?|assertions?) failed\b", "fail", 3.0),
     Prior(_FAULT_WORDS, "fail", 2.0),
     # the same under a non-English locale (see _locales): gcc's ``Fehler:``, ``erreur :``, ``エラー:``, a
     # program's ``cp: impossible d'évaluer ...``, the C library's ``Keine Berechtigung``
@@ -408,7 +445,7 @@ _COUNTED_FAULTS = (
     r"|refused|corrupt(ed)?"
 )
 HEALTHY = re.compile(
-    r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|fail|warnings?|vulnerabilities|incorrect"
+    r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|bugs?|fail|warnings?|vulnerabilities|incorrect"
     rf"|{_COUNTED_FAULTS})\b"
     rf"|\b(failed|failures?|errors?|fail|failing|problems|warnings?|broken|errored|{_COUNTED_FAULTS})"
     r"(( summary| count| total| [a-z]+)?\"?\s*[=:]\s*0\b(?!\.)"
@@ -420,7 +457,7 @@ HEALTHY = re.compile(
     r"pages?|tracking|thresholds?|metrics?|bars?|codes)\b)"
     # a code's name, not a status (``error code E1093 (card_declined)``; ``error code 1``, ``error code: 500`` stay)
     r"|(?-i:\berror code(?![ \t]*[:=]?[ \t]*[0-9])\b)"
-    r"|\bno (errors?|failures?|issues?|problems?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
+    r"|\bno (errors?|failures?|issues?|problems?|bugs?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
@@ -448,6 +485,7 @@ HEALTHY_WORDS = (
     "error",
     "problem",
     "issue",
+    "bug",
     "warning",
     "vulnerabilit",
     "incorrect",
@@ -517,7 +555,7 @@ def without_healthy(text: str) -> str:
 #: summary names failures, as ``2399 ok, 1 failed`` does.
 FAILURE_COUNT = re.compile(
     rf"(?i)(?<![\w:]){_NUM} (errors?|failures?)\b|(?<![\w:]){_NUM} {_QUALIFIED_FAILURES}"
-    rf"|(?<![\w:]){_NUM} (incorrect|rejected)\b|" + LOCALIZED_ERRORS
+    rf"|(?<![\w:]){_NUM} (incorrect|rejected)\b|(?<![\w:]){_NUM} bugs? (found|detected|reported)\b|" + LOCALIZED_ERRORS
 )
 
 #: A test runner's verdict that every test passed (a closing line; see ``_rank``). Tests log

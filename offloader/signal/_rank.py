@@ -42,7 +42,9 @@ from ._patterns import (
     EXIT_STATUS_LINE,
     FAILED_VERDICT,
     FAILURE_COUNT,
+    LEVEL_AT_LOCATION,
     LOCATED,
+    LOCATED_DIAGNOSTIC,
     NOT_A_PROGRAM,
     PROGRAM_NAME,
     TOOL_DIAGNOSTIC,
@@ -92,10 +94,12 @@ _SANDBOX_NOTICE = re.compile(
     r"|debconf: (unable to initialize frontend: |\(|falling back to frontend: |delaying package configuration)"
     r"|Failed to (retrieve available kernel versions|check for processor microcode upgrades)\.?[ \t]*\r?$)"
 )
-#: A count of failed items (``1500 failed payments``): when many lines count failed items of one noun (a table's
-#: rows, a report's groups), they are the data the run reports. A run counts its own failures once, or once per
-#: unit of its own (:data:`_RUN_UNITS`: its tests, jobs, files), and says it with a failure word besides.
+#: A count of failed items (``1500 failed payments``): when DATA_COUNTS lines or more count failed items of one
+#: noun (a table's rows, a report's groups), they are the data the run reports. A run counts its own failures once
+#: or twice (``found 2 failed deliveries``, then ``2 failed deliveries reported``), or once per unit of its own
+#: (:data:`_RUN_UNITS`: its tests, jobs, files), and says it with a failure word besides.
 _COUNTED_FAILED_ITEMS = re.compile(r"(?:^|[^\w.:/])[0-9][0-9,]* failed ([a-z]+)")
+DATA_COUNTS = 3
 _RUN_UNITS = frozenset(
     {
         "test", "spec", "check", "suite", "case", "scenario", "assertion", "example", "step", "task", "job", "build",
@@ -531,7 +535,7 @@ def _last_failed_verdict(
 def _counted_item_rows(
     rows: list[tuple[int, int, int, int, str]], levels: list[tuple[float, float, float, float]]
 ) -> set[int]:
-    """The lines that count failed items of a noun that REPEATED lines or more count, without a failure word
+    """The lines that count failed items of a noun that DATA_COUNTS lines or more count, without a failure word
     (see :data:`_COUNTED_FAILED_ITEMS`)."""
     by_noun: dict[str, list[int]] = {}
     for (lineno, _, _, _, text), (fail, summary, _, _) in zip(rows, levels, strict=True):
@@ -539,7 +543,7 @@ def _counted_item_rows(
             for match in _COUNTED_FAILED_ITEMS.finditer(text):
                 if (noun := match.group(1).removesuffix("s")) not in _RUN_UNITS:
                     by_noun.setdefault(noun, []).append(lineno)
-    return {lineno for lines in by_noun.values() if len(set(lines)) >= REPEATED for lineno in lines}
+    return {lineno for lines in by_noun.values() if len(set(lines)) >= DATA_COUNTS for lineno in lines}
 
 
 def weights(
@@ -589,6 +593,8 @@ def _weights_of_cleaned(cleaned: str) -> tuple[float, float, float, float]:
     for prior, _ in classify(cleaned):
         if prior is TOOL_DIAGNOSTIC and NOT_A_PROGRAM.match(cleaned):
             continue  # ``warning: invalid value, using the default``: a level, not a program
+        if prior is LOCATED_DIAGNOSTIC and LEVEL_AT_LOCATION.match(cleaned):
+            continue  # ``x.py:12: SyntaxWarning: invalid escape sequence``: a warning
         if prior.kind == "fail":
             fail = max(fail, prior.weight)
         elif prior.kind == "summary":
