@@ -64,3 +64,15 @@ def test_a_located_failure_brings_the_verdict_on_its_file_under_it() -> None:
     assert 152 in context_of(lines, 151)
     lines[151] = "invoices/inv-0151.xml fails to validate"  # about another file: not its verdict
     assert 152 not in context_of(lines, 151)
+
+
+def test_a_failure_under_a_caret_brings_the_caret_and_the_line_it_points_into() -> None:
+    lines = [f"plotting plots/{i:02d}_failed_payments_daily.gp" for i in range(300)]
+    lines[150:151] = [
+        "plot 'data/chargebacks_daily.dat' using 1:2 with histogramz title 'chargebacks_daily'",
+        "                                                            ^",
+        '"plots/06_chargebacks_daily.gp" line 6: unrecognized plot type',
+    ]
+    assert context_of(lines, 153)[-2:] == [151, 152]
+    lines[151] = "plotting 'data/chargebacks_daily.dat' (1,200 points)"  # no caret: nothing is pointed at
+    assert 151 not in context_of(lines, 153)

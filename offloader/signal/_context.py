@@ -21,6 +21,8 @@ __all__ = ["attach_context"]
 
 #: The file a located diagnostic is about (``invoices/inv-0251.xml`` of ``invoices/inv-0251.xml:34: ...``).
 _LOCATED_FILE = re.compile(r"([^\s:]+\.\w+):[0-9]+[:,]")
+#: A line that only points: spaces and a caret (``                  ^``), maybe with tildes under the rest.
+_CARET_LINE = re.compile(r"[ \t]*\^[~^ \t]*\r?")
 #: A word that says something failed.
 _FAILURE_WORD = re.compile(r"(?i)\b(fail(s|ed|ure|ing)?|errors?|invalid)\b")
 #: A line's label (what precedes and makes its first match, see _label) is at most this many bytes.
@@ -212,6 +214,8 @@ def attach_context(scan: Scan, unit: Unit) -> None:
             break
     if unit.failure and not followed:
         _add_verdict_on_its_file(scan, unit, text)
+    if unit.failure and not framed:
+        _add_caret_above(scan, unit)
     if text[:1] not in (" ", "\t") and not followed:
         _add_block(scan, unit, fields_only=unit.kind != "fail")
         if unit.kind == "fail" and text.rstrip().endswith(":"):
@@ -219,6 +223,14 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_caret_above(scan: Scan, unit: Unit) -> None:
+    """A caret line right above a failure and the line it points into (gnuplot echoes the command it could not
+    read, a caret under the bad word, then ``"plots/x.gp" line 6: unrecognized plot type``)."""
+    above = list(lines_before(scan, unit.start, 2))
+    if len(above) == 2 and _CARET_LINE.fullmatch(above[0][2]) and above[1][2].strip():
+        unit.context.extend((unit.lineno - back, *bounds) for back, bounds, _ in reversed(above))
 
 
 def _add_verdict_on_its_file(scan: Scan, unit: Unit, text: str) -> None:
