@@ -274,6 +274,8 @@ xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltpr
 cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
 include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
 ``iwyu``), with clang, gcc and make, offline, for unseen-106.
+wabt 1.0.32 (wat2wasm, wasm-validate, wasm-objdump, wasm2wat, wasm-interp) and binaryen 108 (wasm-opt) with make
+(Debian ``wabt``, ``binaryen``, ``make``; offline, modules generated in the scenario's folder) for unseen-110.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -333,6 +335,7 @@ import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventh  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
+import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_more  # noqa: F401
