@@ -274,6 +274,8 @@ xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltpr
 cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
 include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
 ``iwyu``), with clang, gcc and make, offline, for unseen-106.
+dtc, fdtdump, fdtget and fdtoverlay, mkimage, cpp and make (Debian ``device-tree-compiler``, ``u-boot-tools``,
+``cpp``, ``make``; offline, every board generated in the scenario's folder) for unseen-112.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -335,6 +337,7 @@ import cases_unseen_hundredseventh  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
+import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
