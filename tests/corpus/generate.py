@@ -276,6 +276,8 @@ include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clan
 ``iwyu``), with clang, gcc and make, offline, for unseen-106.
 wabt 1.0.32 (wat2wasm, wasm-validate, wasm-objdump, wasm2wat, wasm-interp) and binaryen 108 (wasm-opt) with make
 (Debian ``wabt``, ``binaryen``, ``make``; offline, modules generated in the scenario's folder) for unseen-110.
+dtc, fdtdump, fdtget and fdtoverlay, mkimage, cpp and make (Debian ``device-tree-compiler``, ``u-boot-tools``,
+``cpp``, ``make``; offline, every board generated in the scenario's folder) for unseen-112.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -338,6 +340,7 @@ import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
+import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
