@@ -274,6 +274,8 @@ xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltpr
 cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
 include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
 ``iwyu``), with clang, gcc and make, offline, for unseen-106.
+frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u113-tables``; local CSV files only, offline), with make, for unseen-113.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -335,6 +337,7 @@ import cases_unseen_hundredseventh  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
+import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
