@@ -278,6 +278,8 @@ wabt 1.0.32 (wat2wasm, wasm-validate, wasm-objdump, wasm2wat, wasm-interp) and b
 (Debian ``wabt``, ``binaryen``, ``make``; offline, modules generated in the scenario's folder) for unseen-110.
 dtc, fdtdump, fdtget and fdtoverlay, mkimage, cpp and make (Debian ``device-tree-compiler``, ``u-boot-tools``,
 ``cpp``, ``make``; offline, every board generated in the scenario's folder) for unseen-112.
+frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u113-tables``; local CSV files only, offline), with make, for unseen-113.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -340,6 +342,7 @@ import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
+import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
