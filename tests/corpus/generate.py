@@ -274,6 +274,9 @@ xmllint, xsltproc, xmlstarlet, jing and make (Debian ``libxml2-utils``, ``xsltpr
 cppcheck 2.10, clang-tidy 14 with run-clang-tidy, scan-build (clang-tools 14), flawfinder 2.0.19 and
 include-what-you-use with iwyu_tool (Debian ``cppcheck``, ``clang-tidy``, ``clang-tools``, ``flawfinder``,
 ``iwyu``), with clang, gcc and make, offline, for unseen-106.
+Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++ and make (Debian ``capnproto``,
+``libcapnp-dev``, ``flatbuffers-compiler``, ``libflatbuffers-dev``, ``thrift-compiler``, ``protobuf-compiler``,
+``libprotobuf-dev``, ``g++``, ``make``; offline) for unseen-111.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -326,6 +329,7 @@ import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredeighth  # noqa: F401
+import cases_unseen_hundredeleventh  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
