@@ -280,6 +280,9 @@ dtc, fdtdump, fdtget and fdtoverlay, mkimage, cpp and make (Debian ``device-tree
 ``cpp``, ``make``; offline, every board generated in the scenario's folder) for unseen-112.
 frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u113-tables``; local CSV files only, offline), with make, for unseen-113.
+Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++ and make (Debian ``capnproto``,
+``libcapnp-dev``, ``flatbuffers-compiler``, ``libflatbuffers-dev``, ``thrift-compiler``, ``protobuf-compiler``,
+``libprotobuf-dev``, ``g++``, ``make``; offline) for unseen-111.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -332,6 +335,7 @@ import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredeighth  # noqa: F401
+import cases_unseen_hundredeleventh  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
