@@ -236,6 +236,39 @@ KNOWN_MISSED_LINES = {
     "skipped model's `SKIP relation ...` line is one of five alike just above the tail's `PASS` lines",
     "u103_dbt_compile_ls_clean": "a clean `dbt ls`: the last model is one of 80 alike rows, and nothing marks where "
     "the models end and the tests begin",
+    "u104_octave_loop_undefined_function": "Octave's error, its `error: called from` line and frame are shown; the "
+    "loop's `octave exited 1 for scripts/close_05_chargebacks.m` under them is no failure word the engine reads, and "
+    "the other scripts' lines and the tail take the room",
+    "u104_octave_test_verbose_failing_assert": "Octave's `!!!!! test failed` and the assert above it are shown; the "
+    "file's `>>>>> .../retry_queue_weekly.m` two lines above (Octave's `>>>>>` marks no section the engine knows) "
+    "and the `ASSERT errors for:` line under it are not",
+    "u106_cppcheck_xml_out_of_bounds": 'cppcheck\'s XML report: the one `severity="error"` element is one of '
+    "hundreds of `<error id=...>` elements alike, and its `<location>` line with it",
+    "u106_run_clang_tidy_null_dereference_path": "run-clang-tidy exits 0 and the analyzer's null dereference is a "
+    "`warning:` among 600 readability warnings: its path notes are shown, its own line is left out for room",
+    "u109_gpg_verify_bad_signature": "gpg's `BAD signature` is shown; `gpg: assuming signed data in '...'`, three "
+    "lines above over two lines alike to the 240 good signatures' lines, is not",
+    "u109_sha256sum_ignore_missing_clean": "a clean `sha256sum -c --ignore-missing`: the labelled `OK` row is one of "
+    "668 alike",
+    "u110_wasm_interp_trace_unreachable": "wasm-interp's trap and its result line are shown; the `>>> running export "
+    '"drain_dead_letters":` banner five lines above, one of many alike, is not',
+    "u110_wasm_objdump_failed_payments_clean": "a clean `wasm-objdump -x -d` of 5,300 lines: the `Code Disassembly:` "
+    "heading in the middle has no word the engine reads; the data section's one-off strings take the room",
+    "u112_mkimage_fit_clean": "a clean `mkimage -l`: `Default Configuration: '...'` is one line in the middle of a "
+    "591-line listing, among image headers alike",
+    "u111_flatc_python_ts_clean": "a clean `ls -R` of generated code: the labelled `gen/python/payments/billing:` "
+    "heading is fifteen lines above the tail's share, a folder heading among many alike",
+    "u111_thrift_gen_ls_clean": "a clean 1,137-line `ls -R` of generated code: the fourth service's folder heading "
+    "and file are rows of a listing with no word the engine reads; the first services and the last are shown",
+    "u113_extract_package_clean": "a clean `frictionless extract`: the labelled resource is a middle row of a "
+    "32-row list; its head and last row are shown",
+    "u113_make_validate_invalid_schema_file": "frictionless draws its error as a row of a table (`│ None │ None  │ "
+    "field-error │ Field is not valid: ... │`), read as a stored value; the dataset's `INVALID` row and make's "
+    "`Error 1` are shown",
+    "u113_validate_json_extra_and_missing_cell": "`frictionless validate --json`: the failing task's `name` and both "
+    'errors\' `message` are shown; its `"place"` field a line under the name is not',
+    "u113_validate_yaml_enum_required": "as above in YAML: the task's `name` and the messages are shown, its `place:` "
+    "field is not",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -275,6 +308,10 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
     "u93_xdev_exception_report_clean": "a report script's closing line counts the failed payments it wrote "
     "(`exception report complete: 192 rows, 12 error codes, 1920 failed payments -> exception_report.csv`), read as "
     "a count of failures as in the dash export above",
+    "u107_ninja_build_run_report_clean": "a report's rows carry a `code=` column of numbers; the two rows whose code "
+    "is 500 and 501 read as HTTP server errors (`code=500`)",
+    "u108_xsltproc_error_codes_report_clean": "a report titled `ERROR CODE CATALOG` and closed by `error codes "
+    "catalogued: 600 (retryable: 200, fatal: 400)`: the title in capitals and `fatal: 400` read as labels",
     "u100_sbcl_exception_report_clean": "a report's first line counts what it read (`exception-report: 1600 failed "
     "payments, 8 error codes`): one count of failed items, as `found 2 failed deliveries` is a run's, and nothing "
     "says it is data",
@@ -311,6 +348,11 @@ KNOWN_UNSEEN_FAILURES = {
     "`Summary of warnings`: shown, but a weak `failed` alone is no failure evidence",
     "u98_latexmk_undefined_reference": "as above, for an undefined reference: `Latex failed to resolve 1 "
     "reference(s)` is shown and latexmk exits 0",
+    "u104_maxima_batch_nonconformable": "maxima exits 0 and says `MULTIPLYMATRICES: attempt to multiply "
+    "nonconformable matrices.` then ` -- an error. To debug this try: debugmode(true);`: shown, but no failure word "
+    "the engine reads",
+    "u106_run_clang_tidy_null_dereference_path": "run-clang-tidy exits 0; the analyzer's null dereference is a "
+    "`warning:`, and warnings are not failures",
     "u76_luigi_missing_external_feed": "luigi exits 0 when an external input is missing: its `WARNING: Data for "
     "ChargebackFeed(...) does not exist (yet?)` and the summary's `This progress looks :| because there were missing "
     "external dependencies` are shown, but a warning and a face are no failure words",

@@ -76,3 +76,8 @@ def test_a_failure_under_a_caret_brings_the_caret_and_the_line_it_points_into() 
     assert context_of(lines, 153)[-2:] == [151, 152]
     lines[151] = "plotting 'data/chargebacks_daily.dat' (1,200 points)"  # no caret: nothing is pointed at
     assert 151 not in context_of(lines, 153)
+
+
+def test_an_error_at_a_quoted_place_is_failure_evidence() -> None:
+    line = "   /gpio-keys/retry-button linux,code Error at '/gpio-keys/retry-button': FDT_ERR_NOTFOUND"
+    assert [u.lineno for u in read_signal(_loop(line)).units if u.failure] == [151]

@@ -253,10 +253,12 @@ PRIORS: tuple[Prior, ...] = (
     # its code (``error CS1002:`` of C# and MSBuild, ``error TS2322:``, MSVC's ``fatal error C1083:``) or where
     # (sqlite3's ``Parse error near line 3: no such column: refund_id``); a part of a ``::`` path
     # (Rust's and C++'s ``core::panic::unwind_safe`` in a backtrace) is no label; libxml2 puts a space before the
-    # colon (``catalog.xml:56: element product: validity error : Element product content does not follow ...``)
+    # colon (``catalog.xml:56: element product: validity error : Element product content does not follow ...``),
+    # fdtget a quoted node (``Error at '/gpio-keys/retry-button': FDT_ERR_NOTFOUND``), bc its state in brackets
     Prior(
         r"(^|[^.:\w]|(^|[^:]):)(error|fatal|failure|failed|critical|emerg|alert|panic|exception)\b"
-        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+| \(([^()\n]|\([^()\n]*\))*\))? ?:([^:\n]|$)",
+        r"( \[[^\]]*\]| [A-Z]{1,5}[0-9]{1,5}| (near|at|on|in) line [0-9]+| at '[^'\n]*'"
+        r"| \(([^()\n]|\([^()\n]*\))*\))? ?:([^:\n]|$)",
         "fail",
         3.0,
     ),
