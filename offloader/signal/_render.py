@@ -185,10 +185,12 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
         focus = None if unit.kind == "novel" else unit.focus  # no match: shown from its start, last state
         line: tuple[int, int, int, int | None] = (unit.lineno, unit.start, unit.end, focus)
         context: list[tuple[int, int, int, int | None]] = [(n, s, e, None) for n, s, e in unit.context]
-        # with its context if it fits, else alone, else in narrower windows
+        # with its context if it fits, else with the context lines next to it, else alone, else in narrower windows
         joined = [line, *context]
+        near = _next_to(line, joined)
         joined += _lines_alone_between(scan, pick, joined, cap)
-        for rows, width in [(joined, cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]:
+        tries = [(joined, cap), (near, cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]
+        for rows, width in tries:
             rows.sort(key=lambda row: row[0])
             items = [(n, render_line(scan, n, s, e, cap=width, focus=f)) for n, s, e, f in rows]
             if width >= 40 and pick.take(items, budget * SIGNAL_SHARE):
@@ -206,6 +208,20 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
             over -= pick.cost(pick.picked.pop(pick.order.pop()))
         text, tokens = pick.count(scan.lines)
     return text
+
+
+def _next_to(
+    line: tuple[int, int, int, int | None], rows: list[tuple[int, int, int, int | None]]
+) -> list[tuple[int, int, int, int | None]]:
+    """``line`` and the rows of ``rows`` that join it without a gap (a report's next line, not its section's header
+    far above): what of a unit's context is shown when the whole does not fit."""
+    numbers = {row[0]: row for row in rows}
+    first = last = line[0]
+    while first - 1 in numbers:
+        first -= 1
+    while last + 1 in numbers:
+        last += 1
+    return [numbers.get(n, line) for n in range(first, last + 1)]
 
 
 def _walk_head(scan: Scan, pick: _Picker, limit: float, cap: int) -> None:
