@@ -189,7 +189,9 @@ def assemble_lines(scan: Scan, units: list[Unit], counter: TokenCounter, budget:
         joined = [line, *context]
         near = _next_to(line, joined)
         joined += _lines_alone_between(scan, pick, joined, cap)
-        tries = [(joined, cap), (near, cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]
+        tries = [(joined, cap), ([line], cap), ([line], cap // 2), ([line], cap // 4)]
+        if 1 < len(near) < len(joined):
+            tries.insert(1, (near, cap))
         for rows, width in tries:
             rows.sort(key=lambda row: row[0])
             items = [(n, render_line(scan, n, s, e, cap=width, focus=f)) for n, s, e, f in rows]
