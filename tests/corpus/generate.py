@@ -283,6 +283,9 @@ frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual en
 Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++ and make (Debian ``capnproto``,
 ``libcapnp-dev``, ``flatbuffers-compiler``, ``libflatbuffers-dev``, ``thrift-compiler``, ``protobuf-compiler``,
 ``libprotobuf-dev``, ``g++``, ``make``; offline) for unseen-111.
+GNU gettext 0.21 (msgfmt, msgmerge, xgettext, msgcat, msguniq; Debian ``gettext``, already on the machine) and make,
+with Babel 2.19.0 from PyPI (installed once into a virtual environment of its own under
+``/tmp/offloader-corpus-venvs/u114-babel``; offline), for unseen-114.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -338,6 +341,7 @@ import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredeleventh  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
+import cases_unseen_hundredfourteenth  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
