@@ -345,6 +345,7 @@ import cases_unseen_hundredfourteenth  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
+import cases_unseen_hundredseventeenth  # noqa: F401
 import cases_unseen_hundredseventh  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredtenth  # noqa: F401
