@@ -283,6 +283,8 @@ frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual en
 Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++ and make (Debian ``capnproto``,
 ``libcapnp-dev``, ``flatbuffers-compiler``, ``libflatbuffers-dev``, ``thrift-compiler``, ``protobuf-compiler``,
 ``libprotobuf-dev``, ``g++``, ``make``; offline) for unseen-111.
+GHC 9.0 with cabal-install, hspec and hlint (Debian ``ghc``, ``cabal-install``, ``libghc-hspec-dev``, ``hlint``;
+offline against the global package database, no Hackage) for unseen-116.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -342,6 +344,7 @@ import cases_unseen_hundredfourth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventh  # noqa: F401
+import cases_unseen_hundredsixteenth  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
