@@ -286,6 +286,8 @@ Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++
 GNU gettext 0.21 (msgfmt, msgmerge, xgettext, msgcat, msguniq; Debian ``gettext``, already on the machine) and make,
 with Babel 2.19.0 from PyPI (installed once into a virtual environment of its own under
 ``/tmp/offloader-corpus-venvs/u114-babel``; offline), for unseen-114.
+GHC 9.0 with cabal-install, hspec and hlint (Debian ``ghc``, ``cabal-install``, ``libghc-hspec-dev``, ``hlint``;
+offline against the global package database, no Hackage) for unseen-116.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -347,6 +349,7 @@ import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventeenth  # noqa: F401
 import cases_unseen_hundredseventh  # noqa: F401
+import cases_unseen_hundredsixteenth  # noqa: F401
 import cases_unseen_hundredsixth  # noqa: F401
 import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
