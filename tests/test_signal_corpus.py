@@ -269,6 +269,10 @@ KNOWN_MISSED_LINES = {
     'errors\' `message` are shown; its `"place"` field a line under the name is not',
     "u113_validate_yaml_enum_required": "as above in YAML: the task's `name` and the messages are shown, its `place:` "
     "field is not",
+    "u116_ghc_make_keep_going_type_error": "GHC's `error:` header, `Couldn't match type` and its expected and "
+    "actual lines are shown; the block's `In an equation for ‘retryQueueLabels’` further down is left out for room",
+    "u116_ghc_make_warnings_then_settle_clean": "a clean build then run: `Linking bin/settle`, in the middle after 120 "
+    "warnings and before 600 payment lines, is no verdict the engine knows",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -312,6 +316,8 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
     "is 500 and 501 read as HTTP server errors (`code=500`)",
     "u108_xsltproc_error_codes_report_clean": "a report titled `ERROR CODE CATALOG` and closed by `error codes "
     "catalogued: 600 (retryable: 200, fatal: 400)`: the title in capitals and `fatal: 400` read as labels",
+    "u117_script_reconcile_clean": "a report's summary `failed payments: 67 (all queued in the retry queue, 67 "
+    "retries pending)`: one count of failed items, read as the run's own",
     "u100_sbcl_exception_report_clean": "a report's first line counts what it read (`exception-report: 1600 failed "
     "payments, 8 error codes`): one count of failed items, as `found 2 failed deliveries` is a run's, and nothing "
     "says it is data",

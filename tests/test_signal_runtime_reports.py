@@ -54,3 +54,15 @@ def test_a_warning_that_says_all_on_its_line_brings_nothing() -> None:
     lines.insert(200, "WARNING: the variable AMOUNT is defined but never used")
     assert next(u for u in read_signal("\n".join(lines)).units if u.lineno == 201).kind == "warn"
     assert context_of(lines, 201) == []
+
+
+def test_ghcs_call_stack_of_an_error_call_is_failure_evidence_with_its_message_and_caller() -> None:
+    lines = _log(
+        [
+            "settle: ErrorCodes.describeCode: unknown error code E999",
+            "CallStack (from HasCallStack):",
+            "  error, called at src/Payments/ErrorCodes/Describe.hs:12:22 in main:Payments.ErrorCodes.Describe",
+        ]
+    )
+    assert [u.lineno for u in read_signal("\n".join(lines)).units if u.failure] == [302]
+    assert context_of(lines, 302) == [301, 303]

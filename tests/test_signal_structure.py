@@ -859,6 +859,7 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
     lines = {"No Errors found", "0 FAILED", "Failures: 0", "error budget", "WITHOUT FAILURES", "a.py:3", "x\\y"}
     lines |= {"0 mismatched", "(retry 0, failed jobs 0)", "3 failed jobs rescheduled", "9 Errors Replayed"}
     lines |= {"failed: HashSet()", '"errors": [],', "failures=None", "Errors: NULL;", "error: nil }"}
+    lines |= {"5 expected failures", "OK (expected failures=5)", "12 failed payments to review", "0 unexpected"}
     lines |= {"0 mismatched", "(retry 0, failed jobs 0)", "3 failed jobs rescheduled", "9 Errors Replayed"}
     for name in sorted(json.loads((corpus / "labels.json").read_text()))[::5]:
         text = gzip.decompress((corpus / "outputs" / f"{name}.txt.gz").read_bytes()).decode("utf-8", "replace")
@@ -1900,6 +1901,7 @@ def test_a_worker_taking_failed_items_to_handle_is_bookkeeping() -> None:
         "report: 1800 failed jobs listed, 450 with ValueError, report written",
         "read 60000 failed payments",
         "2026-01-01 09:00:00,000 INFO retry_queue: 1200 failed payment retries to schedule (error_events since 00:00)",
+        "ExceptionReport for data/failed-payments-2024-03.csv: 600 payments, 168 failed, 121 queued for retry",
     ):
         assert not read_signal("\n".join([said, *lines]) + "\n").failing, said
     assert read_signal("\n".join(["found 2 failed deliveries", *lines]) + "\n").failing
@@ -2136,6 +2138,14 @@ def test_a_line_that_words_a_failure_brings_the_header_of_its_section() -> None:
         "                       | <WordSegment: ([L:  4, P: 25]) 'and'>",
     ]
     assert 201 in context_of(lines, 207)
+
+
+def test_failures_a_runner_was_told_to_expect_and_zero_unexpected_results_are_healthy() -> None:
+    lines = [f"   passed  {i}/369  paydesk-test-failed-payment-{i}" for i in range(1, 370)]
+    lines += ["", "Ran 369 tests, 365 results as expected, 0 unexpected, 4 skipped", "5 expected failures"]
+    assert not read_signal("\n".join(lines) + "\n").failing
+    lines[-2] = "Ran 369 tests, 364 results as expected, 1 unexpected, 4 skipped"
+    assert read_signal("\n".join(lines) + "\n").failing
 
 
 def test_many_lines_counting_failed_items_are_data() -> None:

@@ -115,6 +115,8 @@ _UNIT_STATUS = re.compile(r"^\s*(?:\[[^\]]*\]|-{3}\s+[A-Z]+:|[A-Z]{3,}:?)\s+(?P<
 UNIT_NAME_CHARS = 8
 UNIT_REACH = 12
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
+#: GHC's stack of an ``error`` call: its message is the line above, where it was called the line below.
+_CALL_STACK = re.compile(r"CallStack \(from HasCallStack\):")
 _CONTEXT_AFTER = re.compile(
     r"^\s*[\^~]+[\^~\s-]*$|^\s*-->|^\s*\|\s|^\s+(at |File \")|^\s*\d+\s*\|"
     rf"|{_WHERE_SOURCE}"  # a line that only says where (``templates/svc.yaml:20:7``)
@@ -183,6 +185,9 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif _TRACEBACK.match(text):
         _add_traceback_end(scan, unit)
         _add_line_before_traceback(scan, unit)
+    elif _CALL_STACK.match(text):
+        unit.context.extend((unit.lineno - back, *bounds) for back, bounds, _ in lines_before(scan, unit.start, 1))
+        unit.context.extend((unit.lineno + ahead, *bounds) for ahead, bounds, _ in lines_after(scan, unit.end, 1))
     elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
     if ": error:" in text:

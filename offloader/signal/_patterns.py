@@ -289,7 +289,13 @@ PRIORS: tuple[Prior, ...] = (
         3.0,
         caseless=False,
     ),
-    Prior(r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!", "fail", 3.0),
+    # (and GHC's stack of an ``error`` call, under its message: ``CallStack (from HasCallStack):``)
+    Prior(
+        r"Traceback \(most recent call last\)|\bpanicked at\b|^not ok\b|\bnot ok [0-9]+\b|^Bail out!"
+        r"|^CallStack \(from HasCallStack\):",
+        "fail",
+        3.0,
+    ),
     Prior(_LOG_LEVEL_ERROR, "fail", 3.0),
     # crashes, a dead process its parent never reaped (ps's ``[pg_dump] <defunct>``), and the reports of the
     # sanitizers that stop one (ASan, TSan, MSan, LSan, UBSan)
@@ -444,7 +450,7 @@ PRIORS: tuple[Prior, ...] = (
 #: Faults a run counts or labels, healthy when none happened (``0 timeouts``, ``unreachable=0``).
 _COUNTED_FAULTS = (
     r"rejected|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied"
-    r"|refused|corrupt(ed)?"
+    r"|refused|corrupt(ed)?|unexpected"
 )
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|bugs?|fail|warnings?|vulnerabilities|incorrect"
@@ -461,6 +467,8 @@ HEALTHY = re.compile(
     r"|(?-i:\berror code(?![ \t]*[:=]?[ \t]*[0-9])\b)"
     r"|\bno (errors?|failures?|issues?|problems?|bugs?)( found)?\b|\b(fail|failed|failures|errors?|cancelled) 0\s*$"
     r"|\bwithout (errors?|failures?)\b"
+    # failures a runner was told to expect (ERT's ``5 expected failures``, unittest's ``OK (expected failures=5)``)
+    r"|\b([0-9][0-9,]* )?expected (failures?|errors?)( ?= ?[0-9]+)?\b"
     rf"|(?-i:\b0 (\S+ )?{LOCALIZED_ERROR_NOUN})"
     # failures a run is handling (``30 failed orders to retry``, ``retried 30 failed orders``, ``20 errors queued
     # for retry``, ``240 failed orders, all matched to a refund``): bookkeeping, not a failure of the run
@@ -473,8 +481,8 @@ HEALTHY = re.compile(
     r"|\b(retried|requeued|re-queued|loaded|fetched|claimed|dequeued|read|parsed|received|ingested|imported|"
     r"exported|wrote|copied|[a-z]{3,}ing) [0-9][0-9,]* "
     r"(failed|errors?|failures?)\b"
-    r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? (to retry|queued|for retry|to requeue|requeued|"
-    r"retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
+    r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? ([0-9][0-9,]* )?(to retry|queued|for retry|to requeue|"
+    r"requeued|retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
     r"listed|exported|archived|stored|saved|written|loaded|collected|imported|logged)\b"
     # failed items waiting for what the run will do with them (``1200 failed payment retries to schedule``)
     r"|\b[0-9][0-9,]* failed( [a-z]+){1,2} to [a-z]{3,}\b"
@@ -505,13 +513,15 @@ HEALTHY_WORDS = (
     "denied",
     "refused",
     "corrupt",
+    "unexpected",
     *LOCALIZED_WORDS,
 )
 
 
 #: ... and a zero before a word boundary, ``no ``, ``without ``, a lower-case ``error ``/``failure ``, ``--``,
 #: ``retr``, ``queue``, ``resched``, ``resubmit``, ``replay``, ``redeliver``, an empty ``()``, ``[]`` or ``{}``,
-#: ``none``, ``null``, ``nil``, ``all ``, ``loaded ``, ``fetched ``, ``claimed `` or `` after ``.
+#: ``none``, ``null``, ``nil``, ``all ``, ``loaded ``, ``fetched ``, ``claimed ``, `` after ``, ``expected `` or
+#: ``failed `` with `` to ``.
 _ZERO = re.compile(r"0\b")
 
 
@@ -548,6 +558,8 @@ def without_healthy(text: str) -> str:
         and "claimed " not in folded
         and "all " not in folded
         and " after " not in folded
+        and "expected " not in folded
+        and ("failed " not in folded or " to " not in folded)
     ):
         return text
     return HEALTHY.sub(" ", text)
