@@ -283,6 +283,9 @@ frictionless 5.21.0 and csvkit 2.2.0 from PyPI (installed once into a virtual en
 Cap'n Proto 0.9 (capnp compile), flatc 2.0, thrift 0.17 and protoc 3.21 with g++ and make (Debian ``capnproto``,
 ``libcapnp-dev``, ``flatbuffers-compiler``, ``libflatbuffers-dev``, ``thrift-compiler``, ``protobuf-compiler``,
 ``libprotobuf-dev``, ``g++``, ``make``; offline) for unseen-111.
+pip 26.3, setuptools 80.9.0, wheel 0.45.1, build 1.6.1 and pipdeptree 4.2.16 from PyPI (installed once into a virtual
+environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with the wheels of pip, setuptools and wheel
+saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -336,6 +339,7 @@ import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredeleventh  # noqa: F401
+import cases_unseen_hundredfifteenth  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
