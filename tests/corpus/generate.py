@@ -288,6 +288,9 @@ with Babel 2.19.0 from PyPI (installed once into a virtual environment of its ow
 ``/tmp/offloader-corpus-venvs/u114-babel``; offline), for unseen-114.
 GHC 9.0 with cabal-install, hspec and hlint (Debian ``ghc``, ``cabal-install``, ``libghc-hspec-dev``, ``hlint``;
 offline against the global package database, no Hackage) for unseen-116.
+pip 26.3, setuptools 80.9.0, wheel 0.45.1, build 1.6.1 and pipdeptree 4.2.16 from PyPI (installed once into a virtual
+environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with the wheels of pip, setuptools and wheel
+saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -341,6 +344,7 @@ import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
 import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredeleventh  # noqa: F401
+import cases_unseen_hundredfifteenth  # noqa: F401
 import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourteenth  # noqa: F401
