@@ -273,6 +273,8 @@ KNOWN_MISSED_LINES = {
     "actual lines are shown; the block's `In an equation for ‘retryQueueLabels’` further down is left out for room",
     "u116_ghc_make_warnings_then_settle_clean": "a clean build then run: `Linking bin/settle`, in the middle after 120 "
     "warnings and before 600 payment lines, is no verdict the engine knows",
+    "u115_pipdeptree_clean": "a clean `pipdeptree` then `pipdeptree --reverse`: the reverse tree's root "
+    "`retry-queue==2.1.0` is a bare name and version among tree lines alike",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

@@ -81,3 +81,14 @@ def test_a_failure_under_a_caret_brings_the_caret_and_the_line_it_points_into() 
 def test_an_error_at_a_quoted_place_is_failure_evidence() -> None:
     line = "   /gpio-keys/retry-button linux,code Error at '/gpio-keys/retry-button': FDT_ERR_NOTFOUND"
     assert [u.lineno for u in read_signal(_loop(line)).units if u.failure] == [151]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "exception-report 1.3.0 has requirement retry-queue<2.0, but you have retry-queue 2.1.0.",
+        "exception-report 1.3.0 requires retry-queue<2.0, but you have retry-queue 2.1.0 which is incompatible.",
+    ],
+)
+def test_pips_word_that_installed_packages_conflict_is_failure_evidence(line: str) -> None:
+    assert [u.lineno for u in read_signal(_loop(line)).units if u.failure] == [151]

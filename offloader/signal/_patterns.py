@@ -381,6 +381,9 @@ PRIORS: tuple[Prior, ...] = (
         3.0,
         caseless=False,
     ),
+    # pip's word that installed packages conflict (``pip check``'s ``x 1.3.0 has requirement retry-queue<2.0, but you
+    # have retry-queue 2.1.0.``, the resolver's ``x requires y<2.0, but you have y 2.1.0 which is incompatible.``)
+    Prior(r"\b(has requirement|requires) [^\n]{1,200}, but you have\b", "fail", 3.0),
     # a test runner's word that a test failed (Octave's ``!!!!! test failed``); not a test's name (``test_failed``)
     Prior(r"(^|[^\w-])(tests?|assertions?) failed\b", "fail", 3.0),
     Prior(_FAULT_WORDS, "fail", 2.0),
