@@ -219,7 +219,7 @@ TOOL_DIAGNOSTIC = Prior(
 )
 #: A location in front of a message, its file's name maybe already removed (see ``_rank.weights``), or gnuplot's
 #: quoted one (``"plots/06_daily.gp" line 6: unrecognized plot type``).
-_ANY_LOCATION = r"^([ \t]?[^\s:]*:[0-9]+(:[0-9]+)?|\"[^\"\n]+\",? line [0-9]+): "
+_ANY_LOCATION = r"^([ \t]?[^\s:\"'{}\[\]]*:[0-9]+(:[0-9]+)?|\"[^\"\n]+\",? line [0-9]+): "
 LOCATED_DIAGNOSTIC = Prior(
     # a message at a location that names the problem (``plots/x.gp:6: unrecognized plot type``); not one that
     # starts with its level (see :data:`LEVEL_AT_LOCATION`)
