@@ -147,7 +147,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     text = text_of(scan, (unit.start, unit.end))
     if unit.kind == "warn":  # a warning's heading brings the message it introduces (SBCL's ``; caught WARNING:``)
         if text.rstrip().endswith(":"):
-            unit.context.extend((unit.lineno + ahead, *bounds) for ahead, bounds, _ in lines_after(scan, unit.end, 1))
+            _add_adjacent(scan, unit, below=1)
         return
     if unit.kind == "novel" and passed_after_leader(text):
         return  # a step's pass verdict says all: ``ruff format.......Passed``
@@ -186,8 +186,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_traceback_end(scan, unit)
         _add_line_before_traceback(scan, unit)
     elif _CALL_STACK.match(text):
-        unit.context.extend((unit.lineno - back, *bounds) for back, bounds, _ in lines_before(scan, unit.start, 1))
-        unit.context.extend((unit.lineno + ahead, *bounds) for ahead, bounds, _ in lines_after(scan, unit.end, 1))
+        _add_adjacent(scan, unit, above=1, below=1)
     elif not unit.context and (unit.failure or not _SAYS_WHERE.search(text)):
         _add_named_line_before(scan, unit)
     if ": error:" in text:
@@ -230,12 +229,18 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
 
 
+def _add_adjacent(scan: Scan, unit: Unit, *, above: int = 0, below: int = 0) -> None:
+    """The ``above`` lines right above the unit and the ``below`` lines right under it, whatever they say."""
+    unit.context.extend((unit.lineno - back, *bounds) for back, bounds, _ in lines_before(scan, unit.start, above))
+    unit.context.extend((unit.lineno + ahead, *bounds) for ahead, bounds, _ in lines_after(scan, unit.end, below))
+
+
 def _add_caret_above(scan: Scan, unit: Unit) -> None:
     """A caret line right above a failure and the line it points into (gnuplot echoes the command it could not
     read, a caret under the bad word, then ``"plots/x.gp" line 6: unrecognized plot type``)."""
-    above = list(lines_before(scan, unit.start, 2))
-    if len(above) == 2 and _CARET_LINE.fullmatch(above[0][2]) and above[1][2].strip():
-        unit.context.extend((unit.lineno - back, *bounds) for back, bounds, _ in reversed(above))
+    above = [line for _, _, line in lines_before(scan, unit.start, 2)]
+    if len(above) == 2 and _CARET_LINE.fullmatch(above[0]) and above[1].strip():
+        _add_adjacent(scan, unit, above=2)
 
 
 def _add_verdict_on_its_file(scan: Scan, unit: Unit, text: str) -> None:

@@ -41,6 +41,7 @@ from ._locales import (
 from ._multiplex import after_prefix
 
 __all__ = [
+    "CHECKED_UNITS",
     "CLEAN_VERDICT",
     "EXIT_STATUS_LINE",
     "FAILED_VERDICT",
@@ -178,7 +179,8 @@ _GO_PACKAGE_OK = r"^ok  \t"
 #: The same verdict as ``go test -json`` says it, an event of the package with no test (``{}``: the action).
 _GO_JSON_PACKAGE = r'"Action":"{}","Package":"[^"]*","Elapsed"'
 #: What a runner counts besides tests, in its verdict (``# all 180 checks passed``, ``12 specs failed``).
-_CHECKED_UNITS = r"(checks|specs|examples|suites|cases|scenarios|assertions)"
+CHECKED_UNITS = ("check", "spec", "example", "suite", "case", "scenario", "assertion")
+_CHECKED_UNITS = f"({'|'.join(f'{unit}s' for unit in CHECKED_UNITS)})"
 _RUNNER_VERDICTS = (
     r"test result:|\bResult: |\bAll tests successful\b|\bBUILD (SUCCESS|SUCCESSFUL|SUCCEEDED|FAILED|FAILURE)\b|"
     r"tests passed|tests failed|^Ran [0-9]+ tests?|^(OK|FAILED)( \(|$)|^Files=[0-9]+"

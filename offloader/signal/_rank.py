@@ -38,6 +38,7 @@ from ._lines import (
     without_prefix,
 )
 from ._patterns import (
+    CHECKED_UNITS,
     CLEAN_VERDICT,
     EXIT_STATUS_LINE,
     FAILED_VERDICT,
@@ -102,8 +103,8 @@ _COUNTED_FAILED_ITEMS = re.compile(r"(?:^|[^\w.:/])[0-9][0-9,]* failed ([a-z]+)"
 DATA_COUNTS = 3
 _RUN_UNITS = frozenset(
     {
-        "test", "spec", "check", "suite", "case", "scenario", "assertion", "example", "step", "task", "job", "build",
-        "target", "file", "hook", "package", "module", "crate", "service", "host", "node", "pod", "run", "stage",
+        *CHECKED_UNITS, "test", "step", "task", "job", "build", "target", "file", "hook", "package", "module", "crate",
+        "service", "host", "node", "pod", "run", "stage",
     }
 )  # fmt: skip
 #: Outputs up to this many bytes also get a rarity pass over every line (no keyword needed).
