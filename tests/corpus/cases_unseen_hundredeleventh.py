@@ -423,8 +423,8 @@ _SERVICES = {
 
 def _thrift(root: Path, broken: bool = False) -> None:
     files = {
-        "idl/shared/errors.thrift": """
-        namespace py payments.shared.errors
+        "idl/common/errors.thrift": """
+        namespace py payments.common.errors
         namespace java com.example.payments.errors
         namespace cpp payments.errors
 
@@ -449,10 +449,10 @@ def _thrift(root: Path, broken: bool = False) -> None:
           2: string lastError,
         }
         """,
-        "idl/shared/retry_policy.thrift": """
+        "idl/common/retry_policy.thrift": """
         include "errors.thrift"
 
-        namespace py payments.shared.retry_policy
+        namespace py payments.common.retry_policy
         namespace java com.example.payments.retrypolicy
         namespace cpp payments.retrypolicy
 
@@ -467,17 +467,17 @@ def _thrift(root: Path, broken: bool = False) -> None:
         """,
     }
     if broken:  # a field list missing its closing brace before the next definition
-        files["idl/shared/retry_policy.thrift"] = files["idl/shared/retry_policy.thrift"].replace(
+        files["idl/common/retry_policy.thrift"] = files["idl/common/retry_policy.thrift"].replace(
             "4: optional string deadLetterQueue,\n        }", "4: optional string deadLetterQueue,\n"
         )
     for name in _ENTITIES:
         snake = _snake(name)
         uses_policy = name == "RefundRequest"
-        inc = 'include "../shared/retry_policy.thrift"\n' if uses_policy else ""
+        inc = 'include "../common/retry_policy.thrift"\n' if uses_policy else ""
         policy = "  12: optional retry_policy.RetryPolicy retryPolicy,\n" if uses_policy else ""
         legacy = "  string legacyReference,\n" if name in ("LedgerEntry", "ExportJob") else ""
         files[f"idl/domain/{snake}.thrift"] = (
-            f'include "../shared/errors.thrift"\n{inc}\n'
+            f'include "../common/errors.thrift"\n{inc}\n'
             f"namespace py payments.domain.{snake}\nnamespace java com.example.payments.domain\n"
             f"namespace cpp payments.domain\n\n"
             f"enum {name}Status {{ OK = 0, FAILED = 1, RETRYING = 2, ABANDONED = 3 }}\n\n"
@@ -499,7 +499,7 @@ def _thrift(root: Path, broken: bool = False) -> None:
                 f"  oneway void report{e}Exception(1: {s}.{e} {m}, 2: string stackTrace),\n"
             )
         files[f"idl/services/{svc}.thrift"] = (
-            f'include "../shared/errors.thrift"\n{incs}\nnamespace py payments.services.{svc}\n'
+            f'include "../common/errors.thrift"\n{incs}\nnamespace py payments.services.{svc}\n'
             f"namespace java com.example.payments.services\nnamespace cpp payments.services\n\n"
             f"service {svc_name} {{\n{methods}}}\n"
         )
@@ -522,7 +522,7 @@ find gen -type f | wc -l
     "thrift",
     clean=False,
     group=GROUP,
-    decisive=["[ERROR:/tmp/work/idl/shared/retry_policy.thrift:", "Parser error during include pass"],
+    decisive=["[ERROR:/tmp/work/idl/common/retry_policy.thrift:", "Parser error during include pass"],
 )
 def _thrift_parse_error(root: Path) -> bytes:
     _thrift(root, broken=True)
