@@ -46,6 +46,7 @@ class _LoopProbe:
 def detect_blocking() -> Iterator[None]:
     """Raise ``blockbuster.BlockingError`` for blocking calls our packages make on the event loop."""
     import blockbuster.blockbuster as bb
+    import trio  # noqa: F401  (imported by the probe; importing it under the detector would re-enter the probe)
 
     bb.asyncio = _LoopProbe()  # type: ignore[assignment]
     detector = bb.BlockBuster(["offloader", "workspaces"])

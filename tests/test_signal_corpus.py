@@ -11,11 +11,14 @@ import gzip
 import json
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
 import pytest
 
 from offloader import ContextOffloader, InMemoryStorage
@@ -26,9 +29,11 @@ from offloader.tokens import TiktokenCounter
 CORPUS = Path(__file__).parent / "corpus"
 LABELS: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
 COUNTER = TiktokenCounter()
+_THIS = sys.modules[__name__]
 #: Worker processes for the checks that read the whole corpus with two engines.
 WORKERS = max(1, min(4, os.cpu_count() or 1))
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def output(name: str) -> bytes:
@@ -287,25 +292,96 @@ def _outputs(clean: bool | None, known: dict[str, str]) -> list[Any]:
     return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=known[n])) if n in known else n for n in names]
 
 
-@pytest.mark.parametrize("name", _outputs(None, KNOWN_MISSED_LINES))
-def test_decisive_lines_are_in_the_preview_within_budget(name: str) -> None:
-    text = output(name).decode("utf-8", "surrogateescape")
-    preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
-    assert COUNTER.count(preview) <= 1000
-    missing = [line for line in LABELS[name]["decisive"] if line not in preview]
-    assert not missing, f"{name}: not in the preview: {missing}\n{preview}"
+@dataclass(frozen=True)
+class Findings:
+    """What the engine made of one output: its preview, the whole replacement, its reading of the run."""
+
+    preview_tokens: int
+    not_in_preview: list[str]
+    preview: str  # kept only when a decisive line is missing from it (the failure message shows it)
+    shown_tokens: int
+    not_shown: list[str]
+    failing: bool
+    failure_units: list[str]
 
 
-@pytest.mark.anyio
+def _find(names: list[str]) -> list[tuple[str, Findings]]:
+    """The findings for each output of ``names`` (run in a worker process, under the blocking detector)."""
+    from tests.blocking import detect_blocking
+
+    async def replacement(name: str, text: str) -> str:
+        offloader = ContextOffloader(InMemoryStorage(), max_result_tokens=1100, preview_tokens=1000, counter=COUNTER)
+        result = {"toolUseId": f"t-{name}", "status": "success", "content": [{"text": text}]}
+        out = await offloader.process_tool_result("corpus", result)
+        return "\n".join(block.get("text", "") for block in out["content"])
+
+    found: list[tuple[str, Findings]] = []
+    with detect_blocking():
+        for name in names:
+            raw = output(name)
+            text = raw.decode("utf-8", "surrogateescape")
+            decisive = LABELS[name]["decisive"]
+            preview = make_preview(text, counter=COUNTER, preview_tokens=1000)
+            missing = [line for line in decisive if line not in preview]
+            shown = anyio.run(replacement, name, text)
+            signal = read_signal(raw)
+            failures = [repr(u) for u in signal.units if u.failure]
+            found.append(
+                (
+                    name,
+                    Findings(
+                        COUNTER.count(preview),
+                        missing,
+                        preview if missing else "",
+                        COUNTER.count(shown),
+                        [line for line in decisive if line not in shown],
+                        signal.failing,
+                        failures,
+                    ),
+                )
+            )
+    return found
+
+
+#: The tests below that read one output each: the module's findings fixture computes what they check.
+_PER_OUTPUT_TESTS = (
+    "test_decisive_lines_are_in_the_preview_within_budget",
+    "test_the_replacement_keeps_them_within_1250_tokens",
+    "test_a_clean_run_is_not_called_a_failure",
+    "test_a_failed_run_shows_failure_evidence",
+)
+
+
+@pytest.fixture(scope="module")
+def findings(request: pytest.FixtureRequest) -> dict[str, Findings]:
+    """The findings for every output a collected per-output test reads, computed once, in worker processes
+    (the corpus is read once, with every core; a run of a few tests reads only their outputs)."""
+    names = {
+        item.callspec.params["name"]
+        for item in request.session.items
+        if isinstance(item, pytest.Function) and item.originalname in _PER_OUTPUT_TESTS and item.module is _THIS
+    }
+    return dict(_in_worker_processes(_find, sorted(names)))
+
+
+#: Reading the whole corpus takes minutes on two busy cores (the first test to ask for the findings waits for them).
+_READS_THE_WHOLE_CORPUS = pytest.mark.timeout(1800)
+
+
+@_READS_THE_WHOLE_CORPUS
 @pytest.mark.parametrize("name", _outputs(None, KNOWN_MISSED_LINES))
-async def test_the_replacement_keeps_them_within_1250_tokens(name: str) -> None:
-    text = output(name).decode("utf-8", "surrogateescape")
-    offloader = ContextOffloader(InMemoryStorage(), max_result_tokens=1100, preview_tokens=1000, counter=COUNTER)
-    result = {"toolUseId": f"t-{name}", "status": "success", "content": [{"text": text}]}
-    out = await offloader.process_tool_result("corpus", result)
-    shown = "\n".join(block.get("text", "") for block in out["content"])
-    assert COUNTER.count(shown) <= 1250
-    assert all(line in shown for line in LABELS[name]["decisive"])
+def test_decisive_lines_are_in_the_preview_within_budget(name: str, findings: dict[str, Findings]) -> None:
+    found = findings[name]
+    assert found.preview_tokens <= 1000
+    assert not found.not_in_preview, f"{name}: not in the preview: {found.not_in_preview}\n{found.preview}"
+
+
+@_READS_THE_WHOLE_CORPUS
+@pytest.mark.parametrize("name", _outputs(None, KNOWN_MISSED_LINES))
+def test_the_replacement_keeps_them_within_1250_tokens(name: str, findings: dict[str, Findings]) -> None:
+    found = findings[name]
+    assert found.shown_tokens <= 1250
+    assert not found.not_shown
 
 
 #: Clean runs the engine still calls failing, each with why (docs/concepts/previews.md, "Known gaps").
@@ -328,10 +404,10 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
 }
 
 
+@_READS_THE_WHOLE_CORPUS
 @pytest.mark.parametrize("name", _outputs(True, KNOWN_FALSE_ALARMS))
-def test_a_clean_run_is_not_called_a_failure(name: str) -> None:
-    signal = read_signal(output(name))
-    assert not signal.failing, [u for u in signal.units if u.failure]
+def test_a_clean_run_is_not_called_a_failure(name: str, findings: dict[str, Findings]) -> None:
+    assert not findings[name].failing, findings[name].failure_units
 
 
 #: Failed runs the engine still finds no failure evidence in, each with why (docs/concepts/previews.md,
@@ -367,9 +443,10 @@ KNOWN_UNSEEN_FAILURES = {
 }
 
 
+@_READS_THE_WHOLE_CORPUS
 @pytest.mark.parametrize("name", _outputs(False, KNOWN_UNSEEN_FAILURES))
-def test_a_failed_run_shows_failure_evidence(name: str) -> None:
-    assert read_signal(output(name)).failing
+def test_a_failed_run_shows_failure_evidence(name: str, findings: dict[str, Findings]) -> None:
+    assert findings[name].failing
 
 
 def _engines_disagree_on(names: list[str]) -> list[str]:
@@ -384,17 +461,18 @@ def _engines_disagree_on(names: list[str]) -> list[str]:
     return differ
 
 
-def _in_worker_processes(check: Callable[[list[T]], list[T]], items: list[T]) -> list[T]:
+def _in_worker_processes(check: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
     """``check`` over ``items`` split among one worker process per core: what each found, joined.
 
-    The engine-parity checks below read the whole corpus several times; each part runs in a fresh
-    interpreter (spawned, not forked from pytest's threads), so CI's cores share the work.
+    The per-output findings and the engine-parity checks read the whole corpus; each part runs in a
+    fresh interpreter (spawned, not forked from pytest's threads), so CI's cores share the work.
     """
     parts = [items[i :: 4 * WORKERS] for i in range(4 * WORKERS)]
     with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
         return [item for found in pool.map(check, parts) for item in found]
 
 
+@_READS_THE_WHOLE_CORPUS
 def test_hyperscan_and_re2_find_the_same_lines() -> None:
     assert _in_worker_processes(_engines_disagree_on, sorted(LABELS)) == []
 
@@ -418,6 +496,7 @@ def _classified_unlike_python_re(lines: list[str]) -> list[str]:
     return [line for line in lines if _patterns.classify(line) != _classify_with_python_re(line)]
 
 
+@_READS_THE_WHOLE_CORPUS
 def test_line_classification_gives_python_re_answers_on_the_corpus() -> None:
     # every line the scanner hands to ranking (what classify is run on), and the first lines of each output;
     # each distinct line once (classify reads nothing but the line)
