@@ -291,6 +291,8 @@ offline against the global package database, no Hackage) for unseen-116.
 pip 26.3, setuptools 80.9.0, wheel 0.45.1, build 1.6.1 and pipdeptree 4.2.16 from PyPI (installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with the wheels of pip, setuptools and wheel
 saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
+OpenJDK 17 with its command-line tools (javac, javadoc, jar, jdeps, jshell, java, jstack, jcmd; Debian ``default-jdk``,
+``openjdk-17-jdk`` on bookworm; offline, the code base generated in the scenario's folder) for unseen-118.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -342,6 +344,7 @@ import cases_unseen_fortysixth  # noqa: F401
 import cases_unseen_fortythird  # noqa: F401
 import cases_unseen_fourteenth  # noqa: F401
 import cases_unseen_fourth  # noqa: F401
+import cases_unseen_hundredeighteenth  # noqa: F401
 import cases_unseen_hundredeighth  # noqa: F401
 import cases_unseen_hundredeleventh  # noqa: F401
 import cases_unseen_hundredfifteenth  # noqa: F401
