@@ -291,6 +291,10 @@ offline against the global package database, no Hackage) for unseen-116.
 pip 26.3, setuptools 80.9.0, wheel 0.45.1, build 1.6.1 and pipdeptree 4.2.16 from PyPI (installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with the wheels of pip, setuptools and wheel
 saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
+codespell 2.2, hunspell 1.7 and aspell 0.60 with their English dictionaries (Debian ``codespell``, ``hunspell``,
+``hunspell-en-us``, ``aspell``, ``aspell-en``), proselint 0.14.0 from PyPI (installed once into a virtual environment of
+its own under ``/tmp/offloader-corpus-venvs/u119-proselint``), alex 11.0.1 and markdown-link-check 3.13.7 from npm
+(installed once under ``/tmp/u119-tools``) and make; offline, local files only, for unseen-119.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -349,6 +353,7 @@ import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourteenth  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
+import cases_unseen_hundrednineteenth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventeenth  # noqa: F401
