@@ -293,6 +293,10 @@ environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with th
 saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
 OpenJDK 17 with its command-line tools (javac, javadoc, jar, jdeps, jshell, java, jstack, jcmd; Debian ``default-jdk``,
 ``openjdk-17-jdk`` on bookworm; offline, the code base generated in the scenario's folder) for unseen-118.
+codespell 2.2, hunspell 1.7 and aspell 0.60 with their English dictionaries (Debian ``codespell``, ``hunspell``,
+``hunspell-en-us``, ``aspell``, ``aspell-en``), proselint 0.14.0 from PyPI (installed once into a virtual environment of
+its own under ``/tmp/offloader-corpus-venvs/u119-proselint``), alex 11.0.1 and markdown-link-check 3.13.7 from npm
+(installed once under ``/tmp/u119-tools``) and make; offline, local files only, for unseen-119.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -352,6 +356,7 @@ import cases_unseen_hundredfifth  # noqa: F401
 import cases_unseen_hundredfirst  # noqa: F401
 import cases_unseen_hundredfourteenth  # noqa: F401
 import cases_unseen_hundredfourth  # noqa: F401
+import cases_unseen_hundrednineteenth  # noqa: F401
 import cases_unseen_hundredninth  # noqa: F401
 import cases_unseen_hundredsecond  # noqa: F401
 import cases_unseen_hundredseventeenth  # noqa: F401
