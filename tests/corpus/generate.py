@@ -297,6 +297,8 @@ codespell 2.2, hunspell 1.7 and aspell 0.60 with their English dictionaries (Deb
 ``hunspell-en-us``, ``aspell``, ``aspell-en``), proselint 0.14.0 from PyPI (installed once into a virtual environment of
 its own under ``/tmp/offloader-corpus-venvs/u119-proselint``), alex 11.0.1 and markdown-link-check 3.13.7 from npm
 (installed once under ``/tmp/u119-tools``) and make; offline, local files only, for unseen-119.
+Tcl 8.6 with tcltest and Expect 5.45 (Debian ``tcl8.6``, ``expect``; offline, every project generated in the
+scenario's folder) for unseen-120.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -368,6 +370,7 @@ import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
+import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
