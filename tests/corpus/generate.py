@@ -299,6 +299,9 @@ its own under ``/tmp/offloader-corpus-venvs/u119-proselint``), alex 11.0.1 and m
 (installed once under ``/tmp/u119-tools``) and make; offline, local files only, for unseen-119.
 Tcl 8.6 with tcltest and Expect 5.45 (Debian ``tcl8.6``, ``expect``; offline, every project generated in the
 scenario's folder) for unseen-120.
+glibc's iconv, ICU's uconv, recode, enca, dos2unix and file (Debian ``libc-bin``, ``icu-devtools``, ``recode``,
+``enca``, ``dos2unix``, ``file``), make and Python 3 (offline, every export generated in the scenario's folder) for
+unseen-121.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -371,6 +374,7 @@ import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
+import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
