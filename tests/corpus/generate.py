@@ -302,6 +302,8 @@ scenario's folder) for unseen-120.
 glibc's iconv, ICU's uconv, recode, enca, dos2unix and file (Debian ``libc-bin``, ``icu-devtools``, ``recode``,
 ``enca``, ``dos2unix``, ``file``), make and Python 3 (offline, every export generated in the scenario's folder) for
 unseen-121.
+Python 3, Node.js 20, gcc, g++, make, ``timeout`` and ``prlimit`` (Debian ``nodejs``, ``gcc``, ``g++``, ``make``,
+``coreutils``, ``util-linux``; offline, every project generated in the scenario's folder) for unseen-122.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -375,6 +377,7 @@ import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
+import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
