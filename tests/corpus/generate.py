@@ -291,6 +291,9 @@ offline against the global package database, no Hackage) for unseen-116.
 pip 26.3, setuptools 80.9.0, wheel 0.45.1, build 1.6.1 and pipdeptree 4.2.16 from PyPI (installed once into a virtual
 environment of their own under ``/tmp/offloader-corpus-venvs/u115-pip``, with the wheels of pip, setuptools and wheel
 saved beside it in ``base-wheels``; every install of the scenarios is offline, ``--no-index``) for unseen-115.
+curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl``, ``openssl``, ``iproute2``,
+``netcat-openbsd``, ``socat``, ``nmap``) and ``cryptography`` in the Python that runs the corpus (servers on 127.0.0.1
+only) for unseen-123.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -360,6 +363,7 @@ import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
+import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
