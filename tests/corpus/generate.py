@@ -304,6 +304,9 @@ glibc's iconv, ICU's uconv, recode, enca, dos2unix and file (Debian ``libc-bin``
 unseen-121.
 Python 3, Node.js 20, gcc, g++, make, ``timeout`` and ``prlimit`` (Debian ``nodejs``, ``gcc``, ``g++``, ``make``,
 ``coreutils``, ``util-linux``; offline, every project generated in the scenario's folder) for unseen-122.
+curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl``, ``openssl``, ``iproute2``,
+``netcat-openbsd``, ``socat``, ``nmap``) and ``cryptography`` in the Python that runs the corpus (servers on 127.0.0.1
+only) for unseen-123.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -378,6 +381,7 @@ import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
+import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
 import cases_unseen_ninetieth  # noqa: F401
