@@ -280,6 +280,22 @@ KNOWN_MISSED_LINES = {
     "warnings and before 600 payment lines, is no verdict the engine knows",
     "u115_pipdeptree_clean": "a clean `pipdeptree` then `pipdeptree --reverse`: the reverse tree's root "
     "`retry-queue==2.1.0` is a bare name and version among tree lines alike",
+    "u118_jcmd_thread_print_clean": 'a clean `jcmd Thread.print` of 60 threads: the labelled `"retry-worker-0"` '
+    "thread's header is one of 40 worker threads alike, each over a stack alike; the first threads and the last show",
+    "u120_build_mkindex_error": "the cause, `warning: error while sourcing error_codes.tcl: wrong # args`, is a "
+    "warning that words an error (kept out of the outcome, ranked as a word); the proc report's 36 one-off "
+    "`::paydesk::<area>::failed  record` rows, alike but for the area's name, outrank it",
+    "u122_job_loop_timeout": "the job's `!!! job retry_queue exited with status 124` is shown; the INFO line above "
+    "it that says what the job waited for (`waiting for lease on retry_queue partition 7`) has no word the engine "
+    "reads",
+    "u122_reconcile_clean": "a clean reconciliation: the labelled `partition webhook_replay_2023: matched` is one "
+    "of 40 INFO lines alike in the middle; the warnings and the summary are shown",
+    "u123_curl_clean_warnings": "a clean `curl -i` loop: the coupons endpoint's `Warning: 299` header is alike the "
+    "tax endpoint's one shown, and the last body's first line is above the tail's share",
+    "u123_socat_clean": "a clean socat TLS relay: the `SSL connection using ...` notice is the sixth line of a "
+    "block repeated per connection; the first lines and socat's exit are shown",
+    "u123_ss_nc_clean": "a clean `ss -tlnp` then `nc -zv` probe: the last listening row and the last probe's "
+    "`succeeded!` are rows alike in the middle, above 36 health documents that fill the tail",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -394,8 +410,9 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
     "is 500 and 501 read as HTTP server errors (`code=500`)",
     "u108_xsltproc_error_codes_report_clean": "a report titled `ERROR CODE CATALOG` and closed by `error codes "
     "catalogued: 600 (retryable: 200, fatal: 400)`: the title in capitals and `fatal: 400` read as labels",
-    "u117_script_reconcile_clean": "a report's summary `failed payments: 67 (all queued in the retry queue, 67 "
-    "retries pending)`: one count of failed items, read as the run's own",
+    "u118_jar_create_list_run_clean": "a settlement run's records say `status=FAILED error=E-0012 ... retry=queued` "
+    "for 26 of 180 payments, in rows whose other values differ: a field's value in a record reads as the run's "
+    "verdict, as a test runner's `status=FAILED` would",
     "u100_sbcl_exception_report_clean": "a report's first line counts what it read (`exception-report: 1600 failed "
     "payments, 8 error codes`): one count of failed items, as `found 2 failed deliveries` is a run's, and nothing "
     "says it is data",
@@ -437,6 +454,12 @@ KNOWN_UNSEEN_FAILURES = {
     "the engine reads",
     "u106_run_clang_tidy_null_dereference_path": "run-clang-tidy exits 0; the analyzer's null dereference is a "
     "`warning:`, and warnings are not failures",
+    "u119_aspell_pipe_misspelling": "aspell's pipe mode marks its one finding with `&` among thousands of `*` lines "
+    "and exits 0; the script's `misspelled words: 1` is a labelled count of a fault, which is no failure evidence "
+    "(as `timeouts: 3` is not)",
+    "u119_hunspell_pipe_misspelling": "as above, with hunspell",
+    "u121_dos2unix_binary_skipped": "dos2unix exits 0 after `Skipping binary file ...`: shown, but skipping is no "
+    "failure word",
     "u76_luigi_missing_external_feed": "luigi exits 0 when an external input is missing: its `WARNING: Data for "
     "ChargebackFeed(...) does not exist (yet?)` and the summary's `This progress looks :| because there were missing "
     "external dependencies` are shown, but a warning and a face are no failure words",

@@ -127,10 +127,11 @@ _NONZERO_EXIT = (
 )
 #: An exception with its message, where a raised one is printed: first on its line, or after a
 #: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ..."),
-#: or after the bar that ends a service's prefix (docker compose's ``orders_1  | ValueError: ...``).
+#: or after the bar that ends a service's prefix (docker compose's ``orders_1  | ValueError: ...``), or after the
+#: word jshell puts first (``Exception java.lang.IllegalStateException: ...``, ``|  Exception ...``).
 #: Not a name inside prose or code ("except TypeError:", "inherited from builtins.ValueError:").
 _RAISED = (
-    r"(^[ \t]*|[:\]>\"'(=|] *|\b(Uncaught|Unhandled) )([A-Za-z_][A-Za-z0-9_]*\.)*"
+    r"(^[ \t]*|[:\]>\"'(=|] *|\b(Uncaught|Unhandled) |^[ \t|]*Exception )([A-Za-z_][A-Za-z0-9_]*\.)*"
     r"[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
 )
 #: Ruby's report of an exception nobody rescued: where, then the message, then the class in brackets
@@ -151,8 +152,8 @@ _JSON_ERROR_FIELD = (
     r'("[^"]|\[[ \t]*[^\]\s]|\{[ \t]*[^}\s]|true|[1-9])'
 )
 #: A count in front of an outcome: not the minutes of a time (``ls -l``'s ``09:00 failed``, a folder's name),
-#: nor a version's last part (``new Go 1.13 error values``).
-_COUNT = rf"(^|[^\w:.]){_NUM}"
+#: nor a version's last part (``new Go 1.13 error values``), nor the number of an id (``payment PAY-10017 failed``).
+_COUNT = rf"(^|[^\w:.-]|(^|[^\w\n])-){_NUM}"
 _COUNTED_OUTCOMES = (
     rf"{_COUNT} (passed|failed|errors?|failures?|skipped|xfailed|xpassed|warnings?|tests?|problems?|"
     r"issues?|pass|fail|todo|cancelled|succeeded|deselected|incorrect|rejected|ignored|matched|missed"
@@ -333,8 +334,9 @@ PRIORS: tuple[Prior, ...] = (
     Prior(_NONZERO_EXIT, "fail", 3.0),
     # a container's state in a table: ``docker-compose ps``'s ``Exit 1`` (``Exit 0`` when it ended well)
     Prior(r"\bExit [1-9][0-9]{0,2}([ \t]|$)", "fail", 3.0, caseless=False),
-    # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found")
-    Prior(r"(:|=>) *(command )?not found *$", "fail", 3.0),
+    # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found"), or what a
+    # dependency maps to (jdeps' ``app.jar -> not found``, ``a.B -> c.D   not found``)
+    Prior(r"(:|=>|->) *(command )?not found *$|(=>|->) *[^\s>]+ +not found *$", "fail", 3.0),
     # container states that mean a crash (Kubernetes, container runtimes)
     Prior(
         r"[A-Za-z]*BackOff\b|\bErrImagePull\b|\bOOMKilled\b|\bCreateContainer(Config)?Error\b",
@@ -404,11 +406,15 @@ PRIORS: tuple[Prior, ...] = (
     # HTTP 5xx: the status after a quoted request line (``"GET /x HTTP/1.1" 500``), not any number after
     # a quote (a response time after the user agent: ``"curl/7.88.1" 568``), or after an unquoted method
     # and path (a client's ``150 GET /export/ledger?month=3 500 141 bytes``; the path may be read past as a
-    # name), or a labelled status
+    # name), or a labelled status, or a status with its reason (``curl -i``'s ``HTTP/1.1 502 Bad Gateway``), or a
+    # status first before its URL (``curl -w '%{http_code} %{url}'``); the URL's ``//...`` and ``HTTP/1.1`` are
+    # read as names and left out before a line is weighed
     Prior(
         r'"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE|PROPFIND) [^"]*" 5[0-9][0-9]\b'
         r"|(?-i:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(/[^ \t\"\n]*)? +5[0-9][0-9])([ \t]|$)"
-        r"|\b(status|code)[ :=]+5[0-9][0-9]\b",
+        r"|\b(status|code)[ :=]+5[0-9][0-9]\b"
+        r"|(?-i:\b5[0-9][0-9] (Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out|Insufficient "
+        r"Storage|Loop Detected)\b|^5[0-9][0-9][ \t]+https?:)",
         "fail",
         3.0,
     ),
@@ -489,6 +495,10 @@ HEALTHY = re.compile(
     r"|\b[0-9][0-9,]* (failed|errors?|failures?)( [a-z]+)?,? ([0-9][0-9,]* )?(to retry|queued|for retry|to requeue|"
     r"requeued|retried|rescheduled|resubmitted|replayed|redelivered|all (matched|resolved|reconciled|retried)|recorded|"
     r"listed|exported|archived|stored|saved|written|loaded|collected|imported|logged)\b"
+    # ... and the same said label first (``failed payments: 67 (all queued for retry)``, ``failed jobs: 4 (all
+    # retried)``)
+    r"|\bfailed( [a-z]+){1,2}[ \t]*[:=][ \t]*[0-9][0-9,]* \(all (in the retry queue|queued|to retry|for retry|"
+    r"requeued|retried|rescheduled|resubmitted|replayed|redelivered|matched|resolved|reconciled|recorded|logged)\b"
     # failed items waiting for what the run will do with them (``1200 failed payment retries to schedule``)
     r"|\b[0-9][0-9,]* failed( [a-z]+){1,2} to [a-z]{3,}\b"
     # a level chosen on a command line (``--min-level ERROR``, ``--log-level=error``): configuration

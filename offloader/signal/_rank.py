@@ -217,8 +217,9 @@ _FAILURE_WORD_PART = r"(?:errors?|fail(?:ed|ures?|ing|s)?)"
 _FAILURE_WORD_CAPS = r"(?:ERRORS?|FAIL(?:ED|URES?|ING|S)?)"
 _FAILURE_NAME = re.compile(
     rf"\b[a-z0-9]+(?:[-_][a-z0-9]+)*[-_]{_FAILURE_WORD_PART}\b(?:[-_][a-z0-9]+)*"
-    # a dotted name's last part: a queue's ``currency.failed``, a webhook event's ``charge.failed``
-    rf"|\b[a-z][a-z0-9_]*\.{_FAILURE_WORD_PART}\b(?![.-]?[a-z0-9])"
+    # a dotted name's last part: a queue's ``currency.failed``, a webhook event's ``charge.failed``; a namespace's
+    # (Tcl's, C++'s, Rust's) ``::paydesk::alerts::failed``
+    rf"|\b[a-z][a-z0-9_]*(?:\.|::){_FAILURE_WORD_PART}\b(?![.:-]?[a-z0-9])"
     rf"|\b{_FAILURE_WORD_PART}(?:[-_][a-z0-9]+)+\b"
     r"|\b\w*(?:err|fail)\w*@@?[A-Z][A-Z0-9]*_[0-9][\w.]*"
     # COBOL's names, in capitals joined by hyphens (``ERROR-CODES LOADED``, ``WS-FAILED-COUNT``)
@@ -565,7 +566,7 @@ def weights(
     if _NAME_HINT.search(cleaned):
         cleaned = _NAMES.sub(" ", _SYSTEM_MESSAGE.sub(r"(\1 \2)", cleaned) if "/" in cleaned else cleaned)
     if ("err" in cleaned or "fail" in cleaned or "ERR" in cleaned or "FAIL" in cleaned) and (
-        "-" in cleaned or "_" in cleaned or "." in cleaned
+        "-" in cleaned or "_" in cleaned or "." in cleaned or "::" in cleaned
     ):  # (what each match holds)
         cleaned = _FAILURE_NAME.sub(" ", cleaned)
     if ": " in cleaned and "(" in cleaned and ("err" in cleaned or "fail" in cleaned or "xception" in cleaned):

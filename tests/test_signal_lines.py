@@ -1,0 +1,111 @@
+"""Single lines whose reading decides whether a run failed: what a client, a dependency tool or a REPL
+says, and names and counts that only look like failures.
+
+Each test puts the line in the middle of a long synthetic log; the corpus (``unseen-118`` to
+``unseen-123``) holds the real runs these lines come from (curl, jdeps, jshell, tcltest, Tcl's
+``pkg_mkIndex``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from offloader.signal import read_signal
+
+
+def _among(*lines: str, n: int = 600) -> str:
+    """A long run's log (lines alike, digits aside) with ``lines`` in its middle."""
+    rows = [f"sync: copied object {i:05d} of {n} to the archive bucket in {i % 9 + 1}ms" for i in range(n)]
+    return "\n".join([*rows[: n // 2], *lines, *rows[n // 2 :]]) + "\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "HTTP/1.1 502 Bad Gateway",
+        "< HTTP/2 503 Service Unavailable",
+        "HTTP/1.1 500 Internal Server Error",
+        "502 http://127.0.0.1:18400/api/v1/retry_queue",  # curl -w '%{http_code} %{url}'
+    ],
+)
+def test_an_http_server_error_a_client_received_is_failure_evidence(line: str) -> None:
+    assert read_signal(_among(line)).failing
+
+
+@pytest.mark.parametrize(
+    "line", ["HTTP/1.1 200 OK", "200 http://127.0.0.1:18400/api/v1/retry_queue", "5020 https://example.com/a"]
+)
+def test_a_success_status_or_a_bigger_number_before_a_url_is_no_failure(line: str) -> None:
+    assert not read_signal(_among(line)).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "paydesk-3.2.0.jar -> not found",
+        "   com.paydesk.retry.RetryQueueService        -> com.acme.gateway.GatewayClient        not found",
+    ],
+)
+def test_a_dependency_that_maps_to_nothing_is_failure_evidence(line: str) -> None:
+    assert read_signal(_among(line)).failing
+
+
+def test_a_dependency_that_maps_to_a_module_is_no_failure() -> None:
+    line = "   com.paydesk.retry.RetryQueueService        -> java.lang.Exception        java.base"
+    assert not read_signal(_among(line)).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Exception java.lang.IllegalStateException: unknown error code E-0112 in exception report",
+        "|  Exception java.lang.ArithmeticException: / by zero",
+    ],
+)
+def test_an_exception_jshell_reports_is_failure_evidence(line: str) -> None:
+    assert read_signal(_among(line, "      at describe (#13:3)")).failing
+
+
+def test_an_exception_named_in_prose_after_the_word_exception_is_no_failure() -> None:
+    line = "the Exception handler maps java.lang.IllegalStateException: to a 409 response"
+    assert not read_signal(_among(line)).failing
+
+
+def _kinds(text: str, needle: str) -> set[str]:
+    """The kinds of the ranked lines of ``text`` that hold ``needle``."""
+    lines = text.splitlines()
+    return {u.kind for u in read_signal(text).units if needle in lines[u.lineno - 1]}
+
+
+def test_a_namespaced_procedure_named_failed_is_a_name_not_a_failure_word() -> None:
+    procs = [f"  ::paydesk::{area}::failed                        record" for area in ("billing", "tax", "refunds")]
+    assert "fail" not in _kinds(_among(*procs), "::failed")
+
+
+def test_a_namespaced_name_does_not_hide_a_failure_verdict_after_it() -> None:
+    assert read_signal(_among("test tests::retry_failed ... FAILED")).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "failed payments: 67 (all queued in the retry queue, 67 retries pending)",
+        "failed jobs: 4 (all retried)",
+    ],
+)
+def test_failed_items_all_handled_said_label_first_are_bookkeeping(line: str) -> None:
+    assert not read_signal(_among(line)).failing
+
+
+def test_failed_items_a_few_of_them_handled_are_still_failures() -> None:
+    assert read_signal(_among("failed payments: 67 (3 queued for retry)")).failing
+
+
+def test_the_number_of_an_id_before_failed_is_no_count_of_failures() -> None:
+    line = "paydesk[currency]: payment PAY-10017 failed (E-0412 card_declined), queued for retry 1/5"
+    assert _kinds(_among(line), "PAY-10017") == {"fail"}
+
+
+@pytest.mark.parametrize("line", ["-3 failed", "tests: 3 failed, 12 passed", "=== 1 failed in 0.2s ==="])
+def test_a_count_set_apart_by_a_dash_or_a_space_before_failed_is_the_runs_count(line: str) -> None:
+    assert "summary" in _kinds(_among(line), "failed")
