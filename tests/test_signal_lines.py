@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from offloader.signal import read_signal
+from tests.signal_support import context_of
 
 
 def _among(*lines: str, n: int = 600) -> str:
@@ -109,3 +110,29 @@ def test_the_number_of_an_id_before_failed_is_no_count_of_failures() -> None:
 @pytest.mark.parametrize("line", ["-3 failed", "tests: 3 failed, 12 passed", "=== 1 failed in 0.2s ==="])
 def test_a_count_set_apart_by_a_dash_or_a_space_before_failed_is_the_runs_count(line: str) -> None:
     assert "summary" in _kinds(_among(line), "failed")
+
+
+def _jobs(last_words: str, verdict: str) -> list[str]:
+    """A nightly loop's log: many jobs alike, one stopped from outside after ``last_words``."""
+    lines = []
+    for job in range(30):
+        lines += [f"=== job area_{job:02d} (timeout 3s) ==="]
+        lines += [f"INFO  area_{job:02d}: batch {b:03d}/012 posted" for b in range(12)]
+        if job == 15:
+            lines += [last_words, verdict]
+    return lines
+
+
+@pytest.mark.parametrize(
+    "verdict", ["!!! job area_15 exited with status 124", "[exit status 137]", "Killed", "area_15.1 stopped (rc=143)"]
+)
+def test_a_process_stopped_from_outside_shows_what_it_printed_last(verdict: str) -> None:
+    lines = _jobs("INFO  area_15: waiting for lease on partition 7 (held by worker-3)", verdict)
+    at = lines.index(verdict) + 1
+    assert at - 1 in context_of(lines, at)
+
+
+def test_a_process_that_failed_by_itself_brings_no_line_above_for_that() -> None:
+    lines = _jobs("INFO  area_15: waiting for lease on partition 7", "!!! job area_15 exited with status 1")
+    at = len(lines) - lines[::-1].index("!!! job area_15 exited with status 1")
+    assert at - 1 not in context_of(lines, at)

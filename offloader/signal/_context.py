@@ -137,6 +137,10 @@ _BARE_VERDICT = re.compile(
     r"(\[[ \t]*[0-9]{1,3}%\][ \t]*)?\r?"
 )
 
+#: A process stopped from outside: ``timeout``'s status 124, a SIGKILL's 137 or a SIGTERM's 143, the shell's
+#: ``Killed``. The line it printed last, right above, says what it was doing (``waiting for lease ...``).
+_STOPPED = re.compile(r"(?i)\b(status|code|exit(ed)?|rc)[ :=]*(124|137|143)\b|^[ \t]*(Killed|Terminated)\b")
+
 
 def attach_context(scan: Scan, unit: Unit) -> None:
     """Give a unit its explaining neighbours: the last frame before an exception line, and
@@ -167,7 +171,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
                 break
         if framed and _LIBRARY_FRAME.search(header):  # a library's last frame: the project's deepest one too
             _add_project_frame(scan, unit)
-    if unit.failure and _BARE_VERDICT.fullmatch(text):
+    if unit.failure and (_BARE_VERDICT.fullmatch(text) or _STOPPED.search(text)):
         for back, bounds, prev in lines_before(scan, unit.start, 1):
             if prev.strip():
                 unit.context.append((unit.lineno - back, *bounds))
