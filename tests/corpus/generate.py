@@ -309,6 +309,8 @@ curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl`
 only) for unseen-123.
 run-parts, flock, anacron, at and cronic (Debian ``debianutils``, ``util-linux``, ``anacron``, ``at``, ``cronic``; atd
 need not run) and Python 3 (offline, every cron folder generated in the scenario's folder) for unseen-125.
+Python 3.11's own profilers and tracers (``cProfile``, ``pstats``, ``-X importtime``, ``trace``, ``tracemalloc``,
+``faulthandler``, ``timeit``; offline, the payments service generated in the scenario's folder) for unseen-127.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -384,6 +386,7 @@ import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyfifth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
+import cases_unseen_hundredtwentyseventh  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
