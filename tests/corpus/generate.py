@@ -307,6 +307,8 @@ Python 3, Node.js 20, gcc, g++, make, ``timeout`` and ``prlimit`` (Debian ``node
 curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl``, ``openssl``, ``iproute2``,
 ``netcat-openbsd``, ``socat``, ``nmap``) and ``cryptography`` in the Python that runs the corpus (servers on 127.0.0.1
 only) for unseen-123.
+GNU make 4.3 and gcc (Debian ``make``, ``gcc``; offline, the recursive C code base generated in the scenario's folder)
+for unseen-128.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -379,6 +381,7 @@ import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
+import cases_unseen_hundredtwentyeighth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
