@@ -311,6 +311,8 @@ run-parts, flock, anacron, at and cronic (Debian ``debianutils``, ``util-linux``
 need not run) and Python 3 (offline, every cron folder generated in the scenario's folder) for unseen-125.
 Python 3.11's own profilers and tracers (``cProfile``, ``pstats``, ``-X importtime``, ``trace``, ``tracemalloc``,
 ``faulthandler``, ``timeit``; offline, the payments service generated in the scenario's folder) for unseen-127.
+GNU make 4.3 and gcc (Debian ``make``, ``gcc``; offline, the recursive C code base generated in the scenario's folder)
+for unseen-128.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -383,6 +385,7 @@ import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
+import cases_unseen_hundredtwentyeighth  # noqa: F401
 import cases_unseen_hundredtwentyfifth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
