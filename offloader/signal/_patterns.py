@@ -337,6 +337,15 @@ PRIORS: tuple[Prior, ...] = (
     # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found"), or what a
     # dependency maps to (jdeps' ``app.jar -> not found``, ``a.B -> c.D   not found``)
     Prior(r"(:|=>|->) *(command )?not found *$|(=>|->) *[^\s>]+ +not found *$", "fail", 3.0),
+    # a message that starts with the word and says where or while doing what (at's ``Error in day of month.``,
+    # R's ``Error in f(x) : ...``, ``Error while loading shared libraries: ...``, ``Error opening file ...``)
+    Prior(
+        r"^[ \t]*(Error|ERROR) (in|while|during|when|opening|reading|writing|loading|parsing|executing|running|"
+        r"processing|creating|connecting|sending|receiving|calling|compiling|building|installing|resolving|fetching)\b",
+        "fail",
+        3.0,
+        caseless=False,
+    ),
     # container states that mean a crash (Kubernetes, container runtimes)
     Prior(
         r"[A-Za-z]*BackOff\b|\bErrImagePull\b|\bOOMKilled\b|\bCreateContainer(Config)?Error\b",
