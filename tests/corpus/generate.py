@@ -307,6 +307,10 @@ Python 3, Node.js 20, gcc, g++, make, ``timeout`` and ``prlimit`` (Debian ``node
 curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl``, ``openssl``, ``iproute2``,
 ``netcat-openbsd``, ``socat``, ``nmap``) and ``cryptography`` in the Python that runs the corpus (servers on 127.0.0.1
 only) for unseen-123.
+Python 3 with click 8.1.8 and typer 0.15.1 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u124-cli``), gcc, make, Go 1.19 (Debian ``golang-go``), Node.js 20 with npm, and
+commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``/tmp/u124-tools``; offline, every
+project generated in the scenario's folder) for unseen-124.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -380,6 +384,7 @@ import cases_unseen_hundredthirteenth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
+import cases_unseen_hundredtwentyfourth  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
