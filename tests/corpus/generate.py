@@ -313,6 +313,10 @@ Python 3.11's own profilers and tracers (``cProfile``, ``pstats``, ``-X importti
 ``faulthandler``, ``timeit``; offline, the payments service generated in the scenario's folder) for unseen-127.
 GNU make 4.3 and gcc (Debian ``make``, ``gcc``; offline, the recursive C code base generated in the scenario's folder)
 for unseen-128.
+Python 3 with click 8.1.8 and typer 0.15.1 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u124-cli``), gcc, make, Go 1.19 (Debian ``golang-go``), Node.js 20 with npm, and
+commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``/tmp/u124-tools``; offline, every
+project generated in the scenario's folder) for unseen-124.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -388,6 +392,7 @@ import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyeighth  # noqa: F401
 import cases_unseen_hundredtwentyfifth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
+import cases_unseen_hundredtwentyfourth  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_hundredtwentyseventh  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
