@@ -136,3 +136,22 @@ def test_a_process_that_failed_by_itself_brings_no_line_above_for_that() -> None
     lines = _jobs("INFO  area_15: waiting for lease on partition 7", "!!! job area_15 exited with status 1")
     at = len(lines) - lines[::-1].index("!!! job area_15 exited with status 1")
     assert at - 1 not in context_of(lines, at)
+
+
+def _calls(*error: str) -> list[str]:
+    """A driver script's log: many calls of a tool that went well, then ``error``, then more."""
+    ok = [f"ledgerctl export --period 2024-{m % 12 + 1:02d}: wrote {m * 7} rows" for m in range(300)]
+    return [*ok[:150], *error, *ok[150:]]
+
+
+def test_a_command_line_parsers_error_brings_the_usage_line_that_names_the_command() -> None:
+    error = ["Usage: ledgerctl export [OPTIONS]", "Try 'ledgerctl export --help' for help.", ""]
+    lines = _calls(*error, "Error: Missing option '--period'.")
+    at = lines.index("Error: Missing option '--period'.") + 1
+    assert at - 3 in context_of(lines, at)
+
+
+def test_a_usage_line_far_above_an_error_is_not_its_own() -> None:
+    lines = _calls("Usage: ledgerctl export [OPTIONS]", *(f"  option {i}" for i in range(8)), "Error: disk full")
+    at = lines.index("Error: disk full") + 1
+    assert lines.index("Usage: ledgerctl export [OPTIONS]") + 1 not in context_of(lines, at)

@@ -137,6 +137,11 @@ _BARE_VERDICT = re.compile(
     r"(\[[ \t]*[0-9]{1,3}%\][ \t]*)?\r?"
 )
 
+#: A command-line parser's usage line, and how far above its error it is looked for (the usage wraps, and a
+#: ``Try ... --help`` line and a blank line may come between).
+_USAGE = re.compile(r"[ \t]*usage: \S", re.IGNORECASE)
+USAGE_REACH = 6
+
 #: A process stopped from outside: ``timeout``'s status 124, a SIGKILL's 137 or a SIGTERM's 143, the shell's
 #: ``Killed``. The line it printed last, right above, says what it was doing (``waiting for lease ...``).
 _STOPPED = re.compile(r"(?i)\b(status|code|exit(ed)?|rc)[ :=]*(124|137|143)\b|^[ \t]*(Killed|Terminated)\b")
@@ -201,6 +206,7 @@ def attach_context(scan: Scan, unit: Unit) -> None:
         _add_section_marker(scan, unit)
     if unit.failure:
         _add_unit_output(scan, unit, text)
+        _add_usage_above(scan, unit)
     followed = False  # lines after it were added
     # inside an indented report (an unindented one brings its block below): the lines indented
     # under it, shown only if a location follows them
@@ -231,6 +237,17 @@ def attach_context(scan: Scan, unit: Unit) -> None:
     elif nested and not followed and unit.kind == "fail":
         _add_nested_block(scan, unit, indent_of(text))
     unit.context[:] = dict.fromkeys(unit.context)  # a line two rules chose (a one-frame traceback's frame) once
+
+
+def _add_usage_above(scan: Scan, unit: Unit) -> None:
+    """The usage line a command-line parser prints over its error (click's ``Usage: ledgerctl export [OPTIONS]``,
+    then ``Try ... --help``, a blank line and ``Error: Missing option``): the only line that names the command."""
+    for back, bounds, prev in lines_before(scan, unit.start, USAGE_REACH):
+        if _USAGE.match(prev):
+            unit.context.append((unit.lineno - back, *bounds))
+            return
+        if _FAILURE_WORD.search(prev):  # another report's line: its usage is not this error's
+            return
 
 
 def _add_adjacent(scan: Scan, unit: Unit, *, above: int = 0, below: int = 0) -> None:
