@@ -307,6 +307,8 @@ Python 3, Node.js 20, gcc, g++, make, ``timeout`` and ``prlimit`` (Debian ``node
 curl, OpenSSL, iproute2's ``ss``, netcat-openbsd, socat and nmap (Debian ``curl``, ``openssl``, ``iproute2``,
 ``netcat-openbsd``, ``socat``, ``nmap``) and ``cryptography`` in the Python that runs the corpus (servers on 127.0.0.1
 only) for unseen-123.
+git 2.39 (Debian ``git``; offline, every repository imported with ``git fast-import`` from a fixed stream in the
+scenario's folder) for unseen-126.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -381,6 +383,7 @@ import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
+import cases_unseen_hundredtwentysixth  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
