@@ -317,6 +317,8 @@ Python 3 with click 8.1.8 and typer 0.15.1 from PyPI (a virtual environment of t
 ``/tmp/offloader-corpus-venvs/u124-cli``), gcc, make, Go 1.19 (Debian ``golang-go``), Node.js 20 with npm, and
 commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``/tmp/u124-tools``; offline, every
 project generated in the scenario's folder) for unseen-124.
+git 2.39 (Debian ``git``; offline, every repository imported with ``git fast-import`` from a fixed stream in the
+scenario's folder) for unseen-126.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -395,6 +397,7 @@ import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentyfourth  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_hundredtwentyseventh  # noqa: F401
+import cases_unseen_hundredtwentysixth  # noqa: F401
 import cases_unseen_hundredtwentythird  # noqa: F401
 import cases_unseen_more  # noqa: F401
 import cases_unseen_nineteenth  # noqa: F401
