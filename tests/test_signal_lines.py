@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from offloader.signal import read_signal
+from offloader.signal._render import render_line
+from offloader.signal._scan import scan
 from tests.signal_support import context_of
 
 
@@ -155,3 +157,16 @@ def test_a_usage_line_far_above_an_error_is_not_its_own() -> None:
     lines = _calls("Usage: ledgerctl export [OPTIONS]", *(f"  option {i}" for i in range(8)), "Error: disk full")
     at = lines.index("Error: disk full") + 1
     assert lines.index("Usage: ledgerctl export [OPTIONS]") + 1 not in context_of(lines, at)
+
+
+def test_a_program_refusing_to_act_words_a_failure() -> None:
+    line = "ledger-close: period 2030-03 has 3 unposted journal entries (je_4471, je_4472); refusing to close"
+    assert _kinds(_among(line), "refusing to close") == {"fail"}
+
+
+def test_a_long_line_of_the_tail_shows_its_start_and_its_end() -> None:
+    libs = " ".join(f"src/area_{i:02d}/libarea_{i:02d}.a" for i in range(40))
+    data = f"gcc -std=c11 -O0 -Wall -o ledgerd main.c {libs}\n".encode()
+    shown = render_line(scan(data), 1, 0, len(data) - 1, cap=300, tail=True)
+    assert "gcc -std=c11 -O0 -Wall -o ledgerd" in shown
+    assert shown.split(" ... [line 1 cut")[0].endswith("src/area_39/libarea_39.a")

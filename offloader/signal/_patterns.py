@@ -377,7 +377,8 @@ PRIORS: tuple[Prior, ...] = (
     # calling ...``, ``An unexpected error has occurred: ...``), not a sentence that mentions one
     Prior(r"^[ \t]*(an? )?([a-z]+ )?error (has )?occurred\b", "fail", 3.0),
     Prior(
-        r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|not defined|no such)\b",
+        r"\b(cannot|can't|could not|couldn't|unable to|did not|does not exist|not found|not defined|no such|"
+        r"refusing to|refuses to)\b",
         "fail",
         2.5,
     ),

@@ -27,6 +27,8 @@ _CONTINUATION = bytes(range(0x80, 0xC0))
 HEAD_SHARE = 0.12
 SIGNAL_SHARE = 0.72
 TAIL_SHARE = 0.9
+#: A long line of the tail shows its start in this share of the room, and its end in the rest.
+TAIL_START_SHARE = 3
 #: How many characters of a long rule line (no letter or digit) the head and the tail show.
 RULE_CAP = 40
 _WORDLIKE = re.compile(r"[^\W_]")  # a letter or digit of any script
@@ -79,8 +81,12 @@ def render_line(
         if focus is not None and "\r" in text:
             at = len(bytes(scan.data[start:focus]).decode("utf-8", "replace"))
         return f"{lineno:>6}\t{_clean(text, at)}"
-    if tail:
-        piece, first = _ending(scan, start, end, cap)
+    if tail:  # its end, where a line says what it came to, and its start, which says what it is (a command)
+        head, _, last_head = _window(scan, start, end, cap // TAIL_START_SHARE, None)
+        piece, first = _ending(scan, max(start, last_head), end, cap - cap // TAIL_START_SHARE)
+        if first > last_head:
+            span = f"bytes 1-{last_head - start:,} and {first - start + 1:,}-{length:,}"
+            return f"{lineno:>6}\t{_clean(head)} ... {_clean(piece)} ... [line {lineno:,} cut: {span} of {length:,}]"
         note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{length:,} of {length:,}]"
         return f"{lineno:>6}\t{_clean(piece)}{note}"
     piece, first, last = _window(scan, start, end, cap, focus)
