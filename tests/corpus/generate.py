@@ -319,6 +319,9 @@ commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``
 project generated in the scenario's folder) for unseen-124.
 git 2.39 (Debian ``git``; offline, every repository imported with ``git fast-import`` from a fixed stream in the
 scenario's folder) for unseen-126.
+Exim 4.96 (Debian ``exim4-daemon-light``, with its ``Debian-exim`` user), swaks and msmtp (Debian ``swaks``,
+``msmtp``), with aiosmtpd 1.4.6 from PyPI (a virtual environment of its own under
+``/tmp/offloader-corpus-venvs/u133-smtp``; offline, every server on the loopback) for unseen-133.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -389,6 +392,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtythird  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyeighth  # noqa: F401
