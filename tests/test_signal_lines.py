@@ -170,3 +170,21 @@ def test_a_long_line_of_the_tail_shows_its_start_and_its_end() -> None:
     shown = render_line(scan(data), 1, 0, len(data) - 1, cap=300, tail=True)
     assert "gcc -std=c11 -O0 -Wall -o ledgerd" in shown
     assert shown.split(" ... [line 1 cut")[0].endswith("src/area_39/libarea_39.a")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<** 535 5.7.8 Authentication credentials invalid",
+        "** ops@example.test R=relay T=smtp H=127.0.0.1 [127.0.0.1]: SMTP error from remote mail server after RCPT "
+        "TO:<ops@example.test>: 550 5.1.1 <ops@example.test>: Recipient address rejected",
+        "postfix/smtp[12]: 4F2A1: to=<a@example.test>, status=bounced (host said: 550 5.1.1 User unknown)",
+    ],
+)
+def test_a_mail_servers_permanent_refusal_is_failure_evidence(line: str) -> None:
+    assert read_signal(_among(line)).failing
+
+
+@pytest.mark.parametrize("line", ["<-  250 2.0.0 Ok: queued as 4F2A1", "<** 450 4.2.0 Mailbox busy, try again later"])
+def test_a_mail_servers_acceptance_or_temporary_refusal_is_no_failure(line: str) -> None:
+    assert not read_signal(_among(line)).failing

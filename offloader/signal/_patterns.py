@@ -337,6 +337,10 @@ PRIORS: tuple[Prior, ...] = (
     # "subject: not found" as a verdict ("sh: 1: foo: not found", "libmeter.so => not found"), or what a
     # dependency maps to (jdeps' ``app.jar -> not found``, ``a.B -> c.D   not found``)
     Prior(r"(:|=>|->) *(command )?not found *$|(=>|->) *[^\s>]+ +not found *$", "fail", 3.0),
+    # a mail server's permanent refusal: an SMTP reply code 5xx with its enhanced status 5.x.x (swaks' ``<** 535 5.7.8
+    # Authentication credentials invalid``, exim's ``... after RCPT TO:<x>: 550 5.1.1 ...``, postfix's ``status=bounced
+    # (host ... said: 550 5.1.1 ...)``); a temporary one (4xx 4.x.x) is retried
+    Prior(r"\b5[0-9][0-9][ -]5\.[0-9]{1,3}\.[0-9]{1,3}\b", "fail", 3.0, caseless=False),
     # a message that starts with the word and says where or while doing what (at's ``Error in day of month.``,
     # R's ``Error in f(x) : ...``, ``Error while loading shared libraries: ...``, ``Error opening file ...``)
     Prior(
