@@ -322,6 +322,9 @@ scenario's folder) for unseen-126.
 Exim 4.96 (Debian ``exim4-daemon-light``, with its ``Debian-exim`` user), swaks and msmtp (Debian ``swaks``,
 ``msmtp``), with aiosmtpd 1.4.6 from PyPI (a virtual environment of its own under
 ``/tmp/offloader-corpus-venvs/u133-smtp``; offline, every server on the loopback) for unseen-133.
+PostgreSQL 15 with ``pg_regress``, pgTAP and pg_prove (Debian ``postgresql``, ``postgresql-15-pgtap``,
+``libtap-parser-sourcehandler-pgtap-perl``; run as root, the cluster as ``postgres`` in the scenario's folder,
+offline) for unseen-132.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -392,6 +395,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtysecond  # noqa: F401
 import cases_unseen_hundredthirtythird  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
