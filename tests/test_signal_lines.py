@@ -188,3 +188,14 @@ def test_a_mail_servers_permanent_refusal_is_failure_evidence(line: str) -> None
 @pytest.mark.parametrize("line", ["<-  250 2.0.0 Ok: queued as 4F2A1", "<** 450 4.2.0 Mailbox busy, try again later"])
 def test_a_mail_servers_acceptance_or_temporary_refusal_is_no_failure(line: str) -> None:
     assert not read_signal(_among(line)).failing
+
+
+def test_many_counts_of_failed_rows_do_not_outrank_a_real_error_as_the_runs_tally() -> None:
+    seeded = [f"# area_{i:02d}: {i + 8} failed rows, {i + 8} error rows, error codes E000..E016" for i in range(36)]
+    error = "psql:t/03_error_codes.sql:20: ERROR:  function error_codes_severity(unknown) does not exist"
+    files = [f"t/{i:02d}_area.sql .. ok" for i in range(36)]
+    lines = [row for pair in zip(files, seeded, strict=True) for row in pair]
+    lines.insert(5, error)
+    kinds = {u.lineno: (u.kind, u.score) for u in read_signal("\n".join(lines) + "\n").units}
+    error_score = kinds[6][1]
+    assert all(kind != "summary" and score < error_score for n, (kind, score) in kinds.items() if n != 6)

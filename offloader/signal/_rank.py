@@ -370,8 +370,10 @@ def rank(scan: Scan, stderr_lines: Collection[int] = ()) -> list[Unit]:
             unit.score += BANNER_BONUS
         if unit_failed < lineno < verdict:  # said before a clean closing verdict: logged by the run, not its outcome
             unit.failure = False
-        if unit.failure and lineno in reported:  # one of many counts of failed items: data
+        if lineno in reported:  # one of many counts of failed items: data, neither evidence nor the run's tally
             unit.failure = False
+            if unit.kind == "summary":
+                unit.kind, unit.score = "word", min(unit.score, PROSE_SCORE)
         if _SOURCE_GUTTER.match(text):  # quoted source
             unit.failure, unit.kind, unit.score = False, "word", min(unit.score, PROSE_SCORE)
         if unit.failure and (_WARNING_LABEL.match(text) or _SANDBOX_NOTICE.match(text)):
