@@ -325,6 +325,9 @@ Exim 4.96 (Debian ``exim4-daemon-light``, with its ``Debian-exim`` user), swaks 
 PostgreSQL 15 with ``pg_regress``, pgTAP and pg_prove (Debian ``postgresql``, ``postgresql-15-pgtap``,
 ``libtap-parser-sourcehandler-pgtap-perl``; run as root, the cluster as ``postgres`` in the scenario's folder,
 offline) for unseen-132.
+Python 3 with grpcio 1.85.1 and grpcio-tools 1.85.1 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u134-grpc``) and make (offline, the gRPC payments service generated in the scenario's
+folder) for unseen-134.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -395,6 +398,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtyfourth  # noqa: F401
 import cases_unseen_hundredthirtysecond  # noqa: F401
 import cases_unseen_hundredthirtythird  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
