@@ -308,6 +308,15 @@ KNOWN_MISSED_LINES = {
     "is left out for room",
     "u128_j4_clean_selftest": "a clean `make -j4 selftest`: `LINK    ledgerd (16 libraries)` is one of the build's "
     "echo lines in the middle; the head and the self-test's tail are shown",
+    "u132_pg_prove_runtests": "pg_prove's failed test is shown with its `not ok 4` and `# Looks like you failed 1 "
+    "tests of 4`; the subtest's indented `#         have: rejected` under `# Failed test 4` is not",
+    "u134_client_invalid_argument_log": "a gRPC client's 39 per-call `-> FAILED code=...` result rows, each about a "
+    "payment, rank with its closing traceback's `_InactiveRpcError`; the error's `status =` and `details =` lines "
+    "under it are left out for room, and a `cat server.log` fills the tail",
+    "u134_client_unavailable": "the `_InactiveRpcError` and its `status = StatusCode.UNAVAILABLE` are shown; the "
+    "project's frame `client.py, line 83, in reconcile_ledger` in the traceback's middle is not",
+    "u134_make_protoc_clean": "a clean `make` of protos: the labelled `PROTOC   .../webhooks.proto` is one of 32 "
+    "progress lines alike among unused-import warnings",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -434,6 +443,12 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
     "value among rows whose other values differ, read as the run's verdict",
     "u125_cronic_warning_clean": "cronic's `Cronic detected failure or error output for the command:` over a job's "
     "DeprecationWarning lines, when only `RESULT CODE: 0` says the job succeeded",
+    "u133_smtplib_digest_deprecation_clean": "smtplib's debug output echoes each message it sends (`send: "
+    "b'...Subject: Digest 004: ERROR report - failed payments...'`), whose `ERROR` and `FAILED` are data",
+    "u134_client_batch_clean": "a gRPC client's per-call result rows say `-> FAILED code=E_FRAUD_SUSPECTED` for "
+    "payments a clean batch declined: a row's status value reads as the run's verdict",
+    "u134_server_log_clean": "a server's closing `paysvc stopped: 480 calls served, 11 aborted with a status` counts "
+    "calls that returned gRPC's ABORTED status; `aborted` reads as the run's crash",
     "u58_spark_submit_retry_clean": "Spark logs a task's first attempt, which failed, at ERROR with its Python "
     "traceback; the retry that worked and the job's end say so only as INFO lines alike to all the others",
 }

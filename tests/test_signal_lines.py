@@ -199,3 +199,8 @@ def test_many_counts_of_failed_rows_do_not_outrank_a_real_error_as_the_runs_tall
     kinds = {u.lineno: (u.kind, u.score) for u in read_signal("\n".join(lines) + "\n").units}
     error_score = kinds[6][1]
     assert all(kind != "summary" and score < error_score for n, (kind, score) in kinds.items() if n != 6)
+
+
+def test_a_raised_exception_whose_class_is_private_is_failure_evidence() -> None:
+    line = "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:"
+    assert read_signal(_among(line, "\tstatus = StatusCode.INVALID_ARGUMENT")).failing

@@ -128,11 +128,12 @@ _NONZERO_EXIT = (
 #: An exception with its message, where a raised one is printed: first on its line, or after a
 #: label, quote or bracket ("KeyError: 'x'", "Caused by: java.io.IOException: ...", "Uncaught TypeError: ..."),
 #: or after the bar that ends a service's prefix (docker compose's ``orders_1  | ValueError: ...``), or after the
-#: word jshell puts first (``Exception java.lang.IllegalStateException: ...``, ``|  Exception ...``).
+#: word jshell puts first (``Exception java.lang.IllegalStateException: ...``, ``|  Exception ...``); a private
+#: class's name too (gRPC's ``grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:``).
 #: Not a name inside prose or code ("except TypeError:", "inherited from builtins.ValueError:").
 _RAISED = (
     r"(^[ \t]*|[:\]>\"'(=|] *|\b(Uncaught|Unhandled) |^[ \t|]*Exception )([A-Za-z_][A-Za-z0-9_]*\.)*"
-    r"[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
+    r"_*[A-Z][A-Za-z0-9]*(Error|Exception|Failure|Fault)( \[[^\]]*\])?:"
 )
 #: Ruby's report of an exception nobody rescued: where, then the message, then the class in brackets
 #: (``app.rb:3:in `divide': divided by 0 (ZeroDivisionError)``, ``... @ rb_sysopen - /x (Errno::ENOENT)``).
