@@ -328,6 +328,10 @@ offline) for unseen-132.
 Python 3 with grpcio 1.85.1 and grpcio-tools 1.85.1 from PyPI (a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u134-grpc``) and make (offline, the gRPC payments service generated in the scenario's
 folder) for unseen-134.
+papermill 2.7.0, nbconvert 7.17.2, nbclient 0.11.0, ipykernel 7.4.0, nbformat 5.11.1, nbval 0.11.0, jupytext 1.19.6,
+nbqa 1.9.1, flake8 7.5.0, ruff 0.17.5 and pytest 9.2.0 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u129-nb`` with its kernel installed by ``ipykernel install --sys-prefix``; offline, every
+notebook generated in the scenario's folder) for unseen-129.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -407,6 +411,7 @@ import cases_unseen_hundredtwentyeighth  # noqa: F401
 import cases_unseen_hundredtwentyfifth  # noqa: F401
 import cases_unseen_hundredtwentyfirst  # noqa: F401
 import cases_unseen_hundredtwentyfourth  # noqa: F401
+import cases_unseen_hundredtwentyninth  # noqa: F401
 import cases_unseen_hundredtwentysecond  # noqa: F401
 import cases_unseen_hundredtwentyseventh  # noqa: F401
 import cases_unseen_hundredtwentysixth  # noqa: F401
