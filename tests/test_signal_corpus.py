@@ -317,6 +317,12 @@ KNOWN_MISSED_LINES = {
     "project's frame `client.py, line 83, in reconcile_ledger` in the traceback's middle is not",
     "u134_make_protoc_clean": "a clean `make` of protos: the labelled `PROTOC   .../webhooks.proto` is one of 32 "
     "progress lines alike among unused-import warnings",
+    "u129_nbconvert_markdown_clean": "a clean `jupyter nbconvert --to markdown` of six notebooks: the labelled "
+    "`Converting notebook notebooks/timeouts.ipynb` is one of six alike, among the notebooks' payment tables",
+    "u129_nbval_lax_clean": "a clean `pytest --nbval-lax`: the labelled `Cell 6 PASSED` is one of 228 alike; the "
+    "summary is shown",
+    "u129_papermill_loop_keyerror": "the notebook's `KeyError: 'GBP'` and papermill's error are shown; the loop's "
+    "`=== refunds` marker, 140 lines above the error over the notebook's output, is not",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -449,6 +455,10 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {
     "payments a clean batch declined: a row's status value reads as the run's verdict",
     "u134_server_log_clean": "a server's closing `paysvc stopped: 480 calls served, 11 aborted with a status` counts "
     "calls that returned gRPC's ABORTED status; `aborted` reads as the run's crash",
+    "u129_nbconvert_markdown_clean": "the notebooks' payment tables say `FAILED E-3001` in a status column, rows whose "
+    "other values differ: a row's status value reads as the run's verdict",
+    "u129_papermill_clean": "as above, in the cell outputs of papermill's executed notebooks (`PAY-190046 ... USD "
+    "FAILED    E-6120  retries=2`)",
     "u58_spark_submit_retry_clean": "Spark logs a task's first attempt, which failed, at ERROR with its Python "
     "traceback; the retry that worked and the job's end say so only as INFO lines alike to all the others",
 }

@@ -204,3 +204,17 @@ def test_many_counts_of_failed_rows_do_not_outrank_a_real_error_as_the_runs_tall
 def test_a_raised_exception_whose_class_is_private_is_failure_evidence() -> None:
     line = "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:"
     assert read_signal(_among(line, "\tstatus = StatusCode.INVALID_ARGUMENT")).failing
+
+
+def test_a_traceback_brings_what_the_program_was_doing_past_a_warning_logged_in_between() -> None:
+    warning = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. " + "x" * 200
+    lines = _calls(
+        "[NbConvertApp] Converting notebook notebooks/reconciliation.ipynb to html",
+        warning,
+        "Traceback (most recent call last):",
+        '  File "/x/nbconvert/app.py", line 12, in convert',
+        "    raise AssertionError(reason)",
+        "AssertionError: refund total 1999 != 2000",
+    )
+    at = lines.index("Traceback (most recent call last):") + 1
+    assert at - 2 in context_of(lines, at)

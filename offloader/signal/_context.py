@@ -137,6 +137,10 @@ _BARE_VERDICT = re.compile(
     r"(\[[ \t]*[0-9]{1,3}%\][ \t]*)?\r?"
 )
 
+#: Warnings logged between a traceback and the line that says what the program was doing, looked past.
+WARNINGS_BEFORE_TRACEBACK = 2
+_WARNING_LEVEL = re.compile(r"\b(WARN|WARNING|Warning)\b")
+
 #: A command-line parser's usage line, and how far above its error it is looked for (the usage wraps, and a
 #: ``Try ... --help`` line and a blank line may come between).
 _USAGE = re.compile(r"[ \t]*usage: \S", re.IGNORECASE)
@@ -387,10 +391,14 @@ def _add_traceback_end(scan: Scan, unit: Unit) -> None:
 def _add_line_before_traceback(scan: Scan, unit: Unit) -> None:
     """The line just before a traceback's header, when it is a short unindented line: what the program was
     doing when it raised (a loop's ``== failed_payments`` marker, ``Loading refunds.csv ...``), which the
-    traceback itself may never name."""
-    for back, bounds, prev in lines_before(scan, unit.start, 1):
+    traceback itself may never name. A warning logged in between (a kernel's ``WARNING | Kernel is running over
+    TCP ...``) is looked past."""
+    for back, bounds, prev in lines_before(scan, unit.start, 1 + WARNINGS_BEFORE_TRACEBACK):
+        if back <= WARNINGS_BEFORE_TRACEBACK and _WARNING_LEVEL.search(prev):
+            continue
         if prev.strip() and prev[:1] not in (" ", "\t") and len(prev) <= BEFORE_TRACEBACK_CHARS:
             unit.context.append((unit.lineno - back, *bounds))
+        return
 
 
 def _add_project_frame(scan: Scan, unit: Unit) -> None:
