@@ -317,6 +317,8 @@ Python 3 with click 8.1.8 and typer 0.15.1 from PyPI (a virtual environment of t
 ``/tmp/offloader-corpus-venvs/u124-cli``), gcc, make, Go 1.19 (Debian ``golang-go``), Node.js 20 with npm, and
 commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``/tmp/u124-tools``; offline, every
 project generated in the scenario's folder) for unseen-124.
+Tomcat 10 and a JDK (Debian ``tomcat10-common``, ``libtomcat10-java``, ``default-jdk-headless``), curl and Python 3
+(offline, the ``CATALINA_BASE`` and its 40 webapps generated in the scenario's folder) for unseen-131.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -387,6 +389,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtyfirst  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyeighth  # noqa: F401
