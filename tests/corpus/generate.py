@@ -332,6 +332,8 @@ papermill 2.7.0, nbconvert 7.17.2, nbclient 0.11.0, ipykernel 7.4.0, nbformat 5.
 nbqa 1.9.1, flake8 7.5.0, ruff 0.17.5 and pytest 9.2.0 from PyPI (a virtual environment of their own under
 ``/tmp/offloader-corpus-venvs/u129-nb`` with its kernel installed by ``ipykernel install --sys-prefix``; offline, every
 notebook generated in the scenario's folder) for unseen-129.
+Tomcat 10 and a JDK (Debian ``tomcat10-common``, ``libtomcat10-java``, ``default-jdk-headless``), curl and Python 3
+(offline, the ``CATALINA_BASE`` and its 40 webapps generated in the scenario's folder) for unseen-131.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -402,6 +404,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtyfirst  # noqa: F401
 import cases_unseen_hundredthirtyfourth  # noqa: F401
 import cases_unseen_hundredthirtysecond  # noqa: F401
 import cases_unseen_hundredthirtythird  # noqa: F401
