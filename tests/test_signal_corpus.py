@@ -323,6 +323,12 @@ KNOWN_MISSED_LINES = {
     "summary is shown",
     "u129_papermill_loop_keyerror": "the notebook's `KeyError: 'GBP'` and papermill's error are shown; the loop's "
     "`=== refunds` marker, 140 lines above the error over the notebook's output, is not",
+    "u131_descriptors_unknown_attrs": "a clean Tomcat start: the labelled descriptor's `Deployment ... has finished` "
+    "is one of 40 INFO lines alike; the startup verdict and the warnings are shown",
+    "u131_startup_clean_warnings": "as above: one webapp's `Deployment of web application directory ... has "
+    "finished` is one of 40 alike",
+    "u131_web_xml_parse_error": "Tomcat's parse error and its SEVERE lines are shown; the last of six SEVERE lines, "
+    "`Context [/catalog] startup failed due to previous errors`, is left out for room",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",

@@ -218,3 +218,27 @@ def test_a_traceback_brings_what_the_program_was_doing_past_a_warning_logged_in_
     )
     at = lines.index("Traceback (most recent call last):") + 1
     assert at - 2 in context_of(lines, at)
+
+
+def test_java_util_loggings_severe_level_is_failure_evidence() -> None:
+    line = (
+        "01-Jan-2026 00:00:00.000 SEVERE [main] org.apache.catalina.core.StandardContext.startInternal "
+        "Context [/refunds] startup failed due to previous errors"
+    )
+    assert read_signal(_among(line)).failing
+
+
+def test_no_severe_lines_counted_is_healthy() -> None:
+    assert not read_signal(_among("log: 26 WARNING lines, 0 SEVERE lines")).failing
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "01-Jan-2026 00:00:00.000 INFO [main] org.apache.catalina.startup.Catalina.start Server startup in [100] "
+        "milliseconds",
+        "Started PaymentsApplication in 3.2 seconds (process running for 3.9)",
+    ],
+)
+def test_a_servers_word_that_it_is_up_is_a_verdict(line: str) -> None:
+    assert _kinds(_among(line), "tarted") | _kinds(_among(line), "startup") == {"summary"}

@@ -194,6 +194,9 @@ _TOOL_VERDICTS = (
     r"\b(Found [0-9]+ (errors?|problems?)|no issues found|All checks passed|Successfully (installed|built|tagged)|"
     r"(added|removed|changed|updated|resolved|installed|audited|prepared|uninstalled|downloaded) [0-9]+ packages?|"
     r"[0-9]+ upgraded|compiled successfully|Finished|[0-9]+ files? changed)\b"
+    # a server's word that it is up (Tomcat's ``Server startup in [1234] milliseconds``, Spring Boot's ``Started App
+    # in 3.2 seconds``)
+    r"|\b(Server startup|Started [A-Za-z0-9_.$]+) in \[?[0-9][0-9.,]*\]? ?(ms|milliseconds|s|seconds)\b"
     # R CMD check's closing line (``Status: OK``, ``Status: 1 ERROR, 2 WARNINGs``)
     r"|^Status: (?-i:OK|[0-9]+ (ERROR|WARNING|NOTE)s?\b)"
     # a report's totals row (coverage's ``TOTAL``, callgrind's ``PROGRAM TOTALS``, ``Total: 3 files``), not a
@@ -270,7 +273,8 @@ PRIORS: tuple[Prior, ...] = (
     Prior(r"\[([0-9][0-9:.T -]* )?(error|err|fatal|ftl|fail|failed|failure|emerg|crit|critical)\]", "fail", 3.0),
     # glog/klog/absl: the level letter starts the line ("E1201 05:39:05.001122 4242 sync.go:120] ...")
     Prior(r"^[EF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", "fail", 3.0, caseless=False),
-    Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED)\b", "fail", 3.0, caseless=False),
+    # (``SEVERE``: java.util.logging's error level, as Tomcat logs it)
+    Prior(r"\b(ERROR|FATAL|FAILED|FAILURE|FAIL|CRITICAL|PANIC|ABORTED|SEVERE)\b", "fail", 3.0, caseless=False),
     # (a code in brackets after the level: rustc's ``error[E0502]:``, ty's ``error[missing-attribute]:``)
     Prior(r"^(E|F|error|fatal)(\[[A-Za-z0-9_-]+\])?(:| {2,})|^(error|fatal) ", "fail", 3.0, caseless=False),
     # a failure's heading over its details (``Error in rule aggregate:``, ``Failure while settling ledger:``)
@@ -483,7 +487,7 @@ PRIORS: tuple[Prior, ...] = (
 #: Faults a run counts or labels, healthy when none happened (``0 timeouts``, ``unreachable=0``).
 _COUNTED_FAULTS = (
     r"rejected|aborted|mismatch(ed|es)?|timeouts?|invalid|conflicts?|violations?|crash(ed|es)?|unreachable|denied"
-    r"|refused|corrupt(ed)?|unexpected"
+    r"|refused|corrupt(ed)?|unexpected|severe"
 )
 HEALTHY = re.compile(
     r"(?i)\b0 (\w+ )?(failed|errors?|errored|failures?|problems?|issues?|bugs?|fail|warnings?|vulnerabilities|incorrect"
@@ -550,6 +554,7 @@ HEALTHY_WORDS = (
     "denied",
     "refused",
     "corrupt",
+    "severe",
     "unexpected",
     *LOCALIZED_WORDS,
 )
