@@ -69,8 +69,6 @@ KNOWN_MISSED_LINES = {
     "values are shown; the assertion's `1998 !== 1999`, indented in TAP's YAML block under it, is not",
     "u34_cat_pydantic_dist_info_metadata_clean": "a package's metadata: the newest version's heading is in the "
     "middle, after the README the description starts with",
-    "u35_nbconvert_markdown_reports_refunds_keyerror": "the failure is shown with its traceback; which notebook "
-    "was being converted (`[NbConvertApp] Converting notebook reports/refunds.ipynb`) is far above it",
     "u36_chkrootkit_prepared_root_hidden_dir_in_usr_lib": "chkrootkit's finding is a WARNING, and dozens of one-off "
     "`Searching for <rootkit>... not found` lines (each naming its rootkit, `not found` being the healthy answer) "
     "outrank it",
