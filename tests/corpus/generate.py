@@ -317,6 +317,10 @@ Python 3 with click 8.1.8 and typer 0.15.1 from PyPI (a virtual environment of t
 ``/tmp/offloader-corpus-venvs/u124-cli``), gcc, make, Go 1.19 (Debian ``golang-go``), Node.js 20 with npm, and
 commander 12.1.0 and yargs 17.7.2 from the npm registry (installed once under ``/tmp/u124-tools``; offline, every
 project generated in the scenario's folder) for unseen-124.
+Python 3 with git, and build 1.2.2.post1, twine 6.1.0, check-manifest 0.50, pyroma 4.2, validate-pyproject 0.23,
+check-wheel-contents 0.6.1, setuptools 75.8.0 and wheel 0.45.1 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u130-release``; offline, the monorepo of 26 packages generated in the scenario's folder)
+for unseen-130.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -387,6 +391,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtieth  # noqa: F401
 import cases_unseen_hundredtwelfth  # noqa: F401
 import cases_unseen_hundredtwentieth  # noqa: F401
 import cases_unseen_hundredtwentyeighth  # noqa: F401
