@@ -334,6 +334,10 @@ nbqa 1.9.1, flake8 7.5.0, ruff 0.17.5 and pytest 9.2.0 from PyPI (a virtual envi
 notebook generated in the scenario's folder) for unseen-129.
 Tomcat 10 and a JDK (Debian ``tomcat10-common``, ``libtomcat10-java``, ``default-jdk-headless``), curl and Python 3
 (offline, the ``CATALINA_BASE`` and its 40 webapps generated in the scenario's folder) for unseen-131.
+Python 3 with git, and build 1.2.2.post1, twine 6.1.0, check-manifest 0.50, pyroma 4.2, validate-pyproject 0.23,
+check-wheel-contents 0.6.1, setuptools 75.8.0 and wheel 0.45.1 from PyPI (a virtual environment of their own under
+``/tmp/offloader-corpus-venvs/u130-release``; offline, the monorepo of 26 packages generated in the scenario's folder)
+for unseen-130.
 ``recall.py`` measures the engine on a group.
 """
 
@@ -404,6 +408,7 @@ import cases_unseen_hundredtenth  # noqa: F401
 import cases_unseen_hundredth  # noqa: F401
 import cases_unseen_hundredthird  # noqa: F401
 import cases_unseen_hundredthirteenth  # noqa: F401
+import cases_unseen_hundredthirtieth  # noqa: F401
 import cases_unseen_hundredthirtyfirst  # noqa: F401
 import cases_unseen_hundredthirtyfourth  # noqa: F401
 import cases_unseen_hundredthirtysecond  # noqa: F401
