@@ -327,6 +327,12 @@ KNOWN_MISSED_LINES = {
     "finished` is one of 40 alike",
     "u131_web_xml_parse_error": "Tomcat's parse error and its SEVERE lines are shown; the last of six SEVERE lines, "
     "`Context [/catalog] startup failed due to previous errors`, is left out for room",
+    "u130_build_all_bad_dependency": "the failed package's `configuration error: ... must be pep508`, the "
+    "`ValueError` and the summary are shown; its `===== ledgerkit-dunning` banner, one of 24 alike, is not",
+    "u130_release_gate_pyroma_rating": "pyroma's `Final rating: 4/10` for one package is a line alike to the 25 "
+    "packages' `9/10` and `10/10`: a low value is no word the engine reads; the gate's `FAILED for ledgerkit-timeouts` "
+    "is shown",
+    "u130_twine_wheel_contents_clean": "a clean `twine check`: the labelled `PASSED with warnings` is one of 14 alike",
     "ant_verbose_javac_cannot_find_symbol": "javac's error, the source line and its caret are shown; the `symbol:` "
     "line under them is left out at the budget's edge: the one-off lines of javac's argument listing, ranked "
     "by line, fill the room first",
@@ -507,6 +513,8 @@ KNOWN_UNSEEN_FAILURES = {
     "u119_hunspell_pipe_misspelling": "as above, with hunspell",
     "u121_dos2unix_binary_skipped": "dos2unix exits 0 after `Skipping binary file ...`: shown, but skipping is no "
     "failure word",
+    "u130_wheel_audit_toplevel_tests": "check-wheel-contents words a wheel's problems as codes (`W005`, `W009`) and "
+    "the loop exits 0: shown, but no failure word",
     "u76_luigi_missing_external_feed": "luigi exits 0 when an external input is missing: its `WARNING: Data for "
     "ChargebackFeed(...) does not exist (yet?)` and the summary's `This progress looks :| because there were missing "
     "external dependencies` are shown, but a warning and a face are no failure words",
