@@ -869,7 +869,7 @@ def test_the_shortcuts_past_the_healthy_and_name_patterns_skip_only_lines_they_l
         if not _NAME_HINT.search(line):
             assert _NAMES.sub(" ", line) == line, line
         if not ("err" in line or "fail" in line or "ERR" in line or "FAIL" in line) or not (
-            "-" in line or "_" in line or "." in line
+            "-" in line or "_" in line or "." in line or "::" in line
         ):
             assert _FAILURE_NAME.sub(" ", line) == line, line
 
