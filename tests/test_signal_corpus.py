@@ -11,7 +11,6 @@ import gzip
 import json
 import multiprocessing
 import os
-import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,7 +28,6 @@ from offloader.tokens import TiktokenCounter
 CORPUS = Path(__file__).parent / "corpus"
 LABELS: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
 COUNTER = TiktokenCounter()
-_THIS = sys.modules[__name__]
 #: Worker processes for the checks that read the whole corpus with two engines.
 WORKERS = max(1, min(4, os.cpu_count() or 1))
 T = TypeVar("T")
@@ -412,7 +410,9 @@ def findings(request: pytest.FixtureRequest) -> dict[str, Findings]:
     names = {
         item.callspec.params["name"]
         for item in request.session.items
-        if isinstance(item, pytest.Function) and item.originalname in _PER_OUTPUT_TESTS and item.module is _THIS
+        if isinstance(item, pytest.Function)
+        and item.originalname in _PER_OUTPUT_TESTS
+        and item.module is request.module
     }
     return dict(_in_worker_processes(_find, sorted(names)))
 

@@ -82,22 +82,33 @@ def render_line(
             at = len(bytes(scan.data[start:focus]).decode("utf-8", "replace"))
         return f"{lineno:>6}\t{_clean(text, at)}"
     if tail:  # its end, where a line says what it came to, and its start, which says what it is (a command)
-        head, _, last_head = _window(scan, start, end, cap // TAIL_START_SHARE, None)
-        piece, first = _ending(scan, max(start, last_head), end, cap - cap // TAIL_START_SHARE)
-        if first > last_head:
-            span = f"bytes 1-{last_head - start:,} and {first - start + 1:,}-{length:,}"
-            return f"{lineno:>6}\t{_clean(head)} ... {_clean(piece)} ... [line {lineno:,} cut: {span} of {length:,}]"
+        both = _start_and_end(scan, lineno, start, end, cap // TAIL_START_SHARE, cap - cap // TAIL_START_SHARE, None)
+        if both is not None:
+            return both
+        piece, first = _ending(scan, start, end, cap)
         note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{length:,} of {length:,}]"
         return f"{lineno:>6}\t{_clean(piece)}{note}"
     piece, first, last = _window(scan, start, end, cap, focus)
     if focus is not None and last < end:  # a signal's line ends with what it came to (an exception, a message)
-        near, first_near, last_near = _window(scan, start, end, cap - cap // END_SHARE, focus)
-        ending, after = _ending(scan, max(last_near, start), end, cap // END_SHARE)
-        if after > last_near:
-            span = f"bytes {first_near - start + 1:,}-{last_near - start:,} and {after - start + 1:,}-{length:,}"
-            return f"{lineno:>6}\t{_clean(near)} ... {_clean(ending)} ... [line {lineno:,} cut: {span} of {length:,}]"
+        both = _start_and_end(scan, lineno, start, end, cap - cap // END_SHARE, cap // END_SHARE, focus)
+        if both is not None:
+            return both
     note = f" ... [line {lineno:,} cut: bytes {first - start + 1:,}-{last - start:,} of {length:,}]"
     return f"{lineno:>6}\t{_clean(piece)}{note}"
+
+
+def _start_and_end(
+    scan: Scan, lineno: int, start: int, end: int, near_cap: int, end_cap: int, focus: int | None
+) -> str | None:
+    """Line ``lineno`` as ``near_cap`` characters around ``focus`` (else from its start) and its last ``end_cap``,
+    or None when the two pieces meet (the line is shown in one piece then)."""
+    near, first, last = _window(scan, start, end, near_cap, focus)
+    ending, after = _ending(scan, max(last, start), end, end_cap)
+    if after <= last:
+        return None
+    length = end - start
+    span = f"bytes {first - start + 1:,}-{last - start:,} and {after - start + 1:,}-{length:,}"
+    return f"{lineno:>6}\t{_clean(near)} ... {_clean(ending)} ... [line {lineno:,} cut: {span} of {length:,}]"
 
 
 def _window(scan: Scan, start: int, end: int, cap: int, focus: int | None) -> tuple[str, int, int]:
